@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+/**
+ * The command line. Only commander is loaded up front: each command imports its implementation
+ * when it runs, so `pagestream --help` never loads pdf.js.
+ *
+ * Exit codes: 0 all documents ok; 3 finished, with failed documents; 2 bad configuration or
+ * usage; 1 fatal error.
+ */
+import { Command, InvalidArgumentError, Option } from "commander";
+import { EXIT } from "./cli/exit-codes.js";
+
+const program = new Command();
+program
+  .name("pagestream")
+  .description("PDF text ingestion: extract, clean and store the text of PDFs, on this machine.")
+  .version("0.1.0")
+  .showHelpAfterError()
+  .exitOverride((err) => {
+    if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") process.exit(EXIT.ok);
+    process.exit(EXIT.usage);
+  });
+
+program
+  .command("run")
+  .description("Run a pipeline: read the source, run the stages, write the sinks.")
+  .argument("[pipeline]", "pipeline file", "pipeline.yaml")
+  .action(async (pipeline: string) => {
+    const { runCommand } = await import("./cli/run-command.js");
+    process.exitCode = await runCommand(pipeline);
+  });
+
+program
+  .command("extract")
+  .description("Print the text of one PDF, cleaned as the default pipeline would (like pdftotext).")
+  .argument("<pdf>", "the PDF file")
+  .addOption(new Option("--mode <mode>", "reflow joins paragraph lines; preserve keeps every line").choices(["reflow", "preserve"]).default("reflow"))
+  .option("--pages <range>", 'pages to extract, e.g. "2-4" or "1,3,7-"')
+  .option("--markers", 'label every page with "--- Page N ---", empty pages too')
+  .addOption(new Option("--format <format>", "text, or json with the page records").choices(["text", "json"]).default("text"))
+  .option("--password <password>", "password for an encrypted PDF", undefined)
+  .action(async (pdf: string, opts: { mode: "reflow" | "preserve"; pages?: string; markers?: boolean; format: "text" | "json"; password?: string }) => {
+    const { extractCommand } = await import("./cli/extract-command.js");
+    process.exitCode = await extractCommand(pdf, opts);
+  });
+
+program
+  .command("validate")
+  .description("Check a pipeline file and print every problem with its line and column.")
+  .argument("[pipeline]", "pipeline file", "pipeline.yaml")
+  .action(async (pipeline: string) => {
+    const { validateCommand } = await import("./cli/validate-command.js");
+    process.exitCode = await validateCommand(pipeline);
+  });
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
+  return n;
+}
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  process.stderr.write(`pagestream: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(EXIT.fatal);
+});

@@ -1,0 +1,200 @@
+/**
+ * pipeline.yaml: parsed with positions kept, validated against the components' own schemas,
+ * every problem reported at once as `pipeline.yaml:LINE:COL path: message`.
+ *
+ * Validation is pure: it loads component declarations (never pdf.js) and checks options. The
+ * environment (folders, files, credentials) is touched only later, by `create`.
+ */
+import { readFile } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import { z } from "zod";
+import type { ComponentKind } from "./plugin.js";
+import { loadSpec, type SpecOf } from "./registry.js";
+
+/** The pipeline file's own keys. Components are checked against their declarations afterwards. */
+export const pipelineShape = z.strictObject({
+  concurrency: z
+    .int()
+    .min(1)
+    .max(256)
+    .default(2)
+    .describe("Documents processed at once. Memory grows with it: each document in flight is held in memory."),
+  source: z.looseObject({ type: z.string().min(1) }).describe("Where the documents come from."),
+  stages: z
+    .array(z.looseObject({ type: z.string().min(1) }))
+    .min(1)
+    .describe("What is done to each document, in order. The first stage reads the document (extract)."),
+  sinks: z
+    .array(z.looseObject({ type: z.string().min(1) }))
+    .min(1)
+    .describe("Where the results go. Every sink receives every document."),
+});
+
+export interface ConfigIssue {
+  file: string;
+  line: number;
+  col: number;
+  /** Dotted path into the pipeline, e.g. `stages[1].space_ratio`. */
+  path: string;
+  message: string;
+}
+
+export function formatIssue(issue: ConfigIssue): string {
+  return `${issue.file}:${issue.line}:${issue.col} ${issue.path ? issue.path + ": " : ""}${issue.message}`;
+}
+
+export interface ComponentConfig<K extends ComponentKind> {
+  spec: SpecOf<K>;
+  options: Record<string, unknown>;
+}
+
+export interface PipelineConfig {
+  /** Folder relative paths resolve against. */
+  baseDir: string;
+  concurrency: number;
+  source: ComponentConfig<"source">;
+  stages: ComponentConfig<"stage">[];
+  sinks: ComponentConfig<"sink">[];
+}
+
+export type ConfigResult = { ok: true; config: PipelineConfig } | { ok: false; issues: ConfigIssue[] };
+
+export async function loadPipelineFile(path: string): Promise<ConfigResult> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "the file does not exist" : (err as Error).message;
+    return { ok: false, issues: [{ file: path, line: 1, col: 1, path: "", message: reason }] };
+  }
+  return parsePipeline(text, { file: basename(path), baseDir: dirname(resolve(path)) });
+}
+
+export async function parsePipeline(text: string, where: { file: string; baseDir: string }): Promise<ConfigResult> {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const issues: ConfigIssue[] = [];
+  const at = (offset: number, path: string, message: string) => {
+    const { line, col } = lineCounter.linePos(offset);
+    issues.push({ file: where.file, line, col, path, message });
+  };
+  for (const e of doc.errors) at(e.pos[0], "", e.message.split("\n")[0]!);
+  if (issues.length) return { ok: false, issues };
+
+  const raw = doc.toJS() ?? {};
+  const top = pipelineShape.safeParse(raw);
+  if (!top.success) {
+    reportZodIssues(top.error.issues, [], doc, at);
+    return { ok: false, issues };
+  }
+  const cfg = top.data;
+
+  const component = async <K extends ComponentKind>(kind: K, value: Record<string, unknown>, path: (string | number)[]) => {
+    const { type, ...rest } = value as { type: string } & Record<string, unknown>;
+    let spec: SpecOf<K>;
+    try {
+      spec = await loadSpec(kind, type, where.baseDir);
+    } catch (err) {
+      at(offsetOf(doc, [...path, "type"]), pathText([...path, "type"]), (err as Error).message);
+      return undefined;
+    }
+    const parsed = spec.options.safeParse(rest);
+    if (!parsed.success) {
+      reportZodIssues(parsed.error.issues, path, doc, at);
+      return undefined;
+    }
+    return { spec, options: parsed.data as Record<string, unknown> };
+  };
+
+  const source = await component("source", cfg.source, ["source"]);
+  const stages = await Promise.all(cfg.stages.map((s, i) => component("stage", s, ["stages", i])));
+  const sinks = await Promise.all(cfg.sinks.map((s, i) => component("sink", s, ["sinks", i])));
+
+  stages.forEach((stage, i) => {
+    if (!stage) return;
+    if (i === 0 && stage.spec.input !== "document") {
+      at(offsetOf(doc, ["stages", 0, "type"]), "stages[0].type", `the first stage must read the documents (extract), not "${stage.spec.type}"`);
+    } else if (i > 0 && stage.spec.input === "document") {
+      at(offsetOf(doc, ["stages", i, "type"]), `stages[${i}].type`, `"${stage.spec.type}" reads documents and must be the first stage`);
+    }
+  });
+
+  if (issues.length || !source || stages.some((s) => !s) || sinks.some((s) => !s)) {
+    return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
+  }
+  return {
+    ok: true,
+    config: {
+      baseDir: where.baseDir,
+      concurrency: cfg.concurrency,
+      source: source,
+      stages: stages as ComponentConfig<"stage">[],
+      sinks: sinks as ComponentConfig<"sink">[],
+    },
+  };
+}
+
+type Reporter = (offset: number, path: string, message: string) => void;
+
+function reportZodIssues(zodIssues: readonly z.core.$ZodIssue[], prefix: (string | number)[], doc: Document, at: Reporter): void {
+  for (const issue of zodIssues) {
+    const path = [...prefix, ...(issue.path as (string | number)[])];
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        at(keyOffset(doc, path, key), pathText([...path, key]), `unknown option "${key}"${suggestion(issue, key)}`);
+      }
+      continue;
+    }
+    at(offsetOf(doc, path), pathText(path), describeIssue(issue, doc.getIn(path)));
+  }
+}
+
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  switch (issue.code) {
+    case "invalid_type":
+      if (value === undefined) return `is required (${issue.expected})`;
+      return `expected ${article(issue.expected)}, got ${JSON.stringify(value)}`;
+    case "invalid_value":
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, got ${JSON.stringify(value)}`;
+    case "too_small":
+      return issue.origin === "array" ? `needs at least ${issue.minimum} item(s)` : `must be ${issue.inclusive ? "at least" : "more than"} ${issue.minimum}, got ${JSON.stringify(value)}`;
+    case "too_big":
+      return `must be ${issue.inclusive ? "at most" : "less than"} ${issue.maximum}, got ${JSON.stringify(value)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function suggestion(_issue: unknown, key: string): string {
+  return key.includes("-") ? ` (options use snake_case: "${key.replaceAll("-", "_")}")` : "";
+}
+
+/** Where a path points in the source: the deepest node that exists on it. */
+function offsetOf(doc: Document, path: (string | number)[]): number {
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n), true) as Node | undefined;
+    if (node && (isScalar(node) || isMap(node) || isSeq(node)) && node.range) return node.range[0];
+  }
+  return 0;
+}
+
+function keyOffset(doc: Document, path: (string | number)[], key: string): number {
+  const map = doc.getIn(path, true);
+  if (isMap(map)) {
+    for (const pair of map.items) {
+      if (isPair(pair) && isScalar(pair.key) && pair.key.value === key && pair.key.range) return pair.key.range[0];
+    }
+  }
+  return offsetOf(doc, path);
+}
+
+export function pathText(path: readonly (string | number | symbol)[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out;
+}

@@ -1,0 +1,153 @@
+/**
+ * The records that flow through a pipeline.
+ *
+ * A source yields light {@link SourceItem}s (no bytes). The runner reads an item's bytes only
+ * once it has a slot for the document, runs the document through the stages as a stream of
+ * {@link PageRecord}s, and hands the sinks one {@link DocumentResult} per document: the
+ * document, its pages, or the error that stopped it.
+ */
+
+/** A file a source found. Cheap to hold: the bytes are read late, by {@link SourceItem.read}. */
+export interface SourceItem {
+  /** Where the document lives: a file path, or `s3://bucket/key`. Kept in every sink. */
+  readonly uri: string;
+  /** Size in bytes as listed by the source. */
+  readonly size: number;
+  /** Last modification time, milliseconds since the epoch. */
+  readonly mtimeMs: number;
+  /** Reads the whole file. Called inside the runner's concurrency limit. */
+  read(): Promise<Uint8Array>;
+}
+
+/** One document's bytes, read and hashed, as the first stage receives it. */
+export interface LoadedDocument {
+  readonly item: SourceItem;
+  /** sha256 of the bytes, hex: the document's identity across renames and runs. */
+  readonly id: string;
+  readonly bytes: Uint8Array;
+}
+
+/** What is known about a document once it has been opened. */
+export interface DocumentInfo {
+  /** sha256 of the file's bytes, hex. */
+  id: string;
+  uri: string;
+  /** File size in bytes. */
+  size: number;
+  /** Pages in the file (not only the ones extracted when a page range is set). */
+  pageCount: number;
+  /** Title from the document metadata, when it has a non-empty one. */
+  title?: string;
+  /** True when the file has a structure tree (a tagged PDF). */
+  tagged: boolean;
+}
+
+/** A piece of text drawn in one go, with its geometry in the page's reading frame (PDF points, y up). */
+export interface TextRun {
+  text: string;
+  /** Left end of the baseline. */
+  x: number;
+  /** Baseline. Larger is higher on the page. */
+  y: number;
+  /** Advance width. */
+  width: number;
+  /** Font size (the text's height), in points. */
+  fontSize: number;
+  fontName: string;
+  /** True when the font is monospaced (code, typewriter text). */
+  monospace?: boolean;
+}
+
+/** Runs that share a baseline, left to right, joined with word spaces where the gaps say so. */
+export interface Line {
+  text: string;
+  x: number;
+  /** Baseline of the line. */
+  y: number;
+  width: number;
+  /** The size of most of the line's characters. */
+  fontSize: number;
+  runs: TextRun[];
+  /** True when the text runs in another direction than the page's body text (a vertical margin note). */
+  offAxis?: boolean;
+}
+
+/** What a paragraph holds: running text is reflowed; `verbatim` keeps its line breaks (code, typewriter listings). */
+export type ParagraphKind = "text" | "verbatim";
+
+/** Consecutive lines that form one paragraph: `lines[start]` up to, not including, `lines[end]`. */
+export interface Paragraph {
+  start: number;
+  end: number;
+  kind: ParagraphKind;
+}
+
+/** How the text of a page is laid out: `reflow` joins the lines of a paragraph, `preserve` keeps every line. */
+export type TextMode = "reflow" | "preserve";
+
+/** Which reconstruction decided the order of the page's lines. */
+export type OrderSource = "geometry" | "structure";
+
+/** One page of a document, as it travels between stages. */
+export interface PageRecord {
+  type: "page";
+  documentId: string;
+  uri: string;
+  /** 1-based page number in the file. */
+  number: number;
+  /** Page size in points, as displayed (after /Rotate). */
+  width: number;
+  height: number;
+  /** The page's /Rotate, in degrees. */
+  rotation: number;
+  /** Lines in reading order. */
+  lines: Line[];
+  paragraphs: Paragraph[];
+  /** The page's text in `mode`, rebuilt by any stage that changes lines or paragraphs. */
+  text: string;
+  mode: TextMode;
+  /** True when the page has no text at all. */
+  empty: boolean;
+  orderSource: OrderSource;
+}
+
+/** The records a document's stream carries between stages. Later stages add chunk records. */
+export type DocRecord = PageRecord;
+
+/** Closed set of reasons a document can fail. Sinks and summaries count failures by these. */
+export const ERROR_CODES = [
+  "empty_file",
+  "not_pdf",
+  "encrypted",
+  "damaged",
+  "no_pages",
+  "too_large",
+  "timeout",
+  "resource_limit",
+  "read_failed",
+  "stage_failed",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** A document that could not be processed: which file, why (a code), and a sentence for a person. */
+export interface ErrorRecord {
+  type: "error";
+  uri: string;
+  code: ErrorCode;
+  message: string;
+  /** sha256 of the bytes, when they could be read. */
+  documentId?: string;
+}
+
+/** A warning about a document that was still processed (pages without text, a clamped range…). */
+export interface DocumentWarning {
+  code: string;
+  message: string;
+  /** The pages concerned, when it is about pages. */
+  pages?: number[];
+}
+
+/** Everything the sinks receive about one document. */
+export type DocumentResult =
+  | { status: "ok"; uri: string; document: DocumentInfo; pages: PageRecord[]; warnings: DocumentWarning[] }
+  | { status: "failed"; uri: string; error: ErrorRecord; warnings: DocumentWarning[] };

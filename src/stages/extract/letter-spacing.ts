@@ -1,0 +1,26 @@
+/**
+ * Letter-spaced words inside one run. pdf.js turns a heading set with wide character spacing
+ * into "A N N U A L" (it sees each gap as a space) and keeps the wider word gap as two spaces.
+ * A stretch of three or more single letters or digits separated by single spaces, standing as
+ * a whole run or between double spaces, is one word. A lone "a b c" inside a sentence is
+ * left alone: only a whole letter-spaced stretch is rewritten.
+ */
+const LETTER_SPACED = /^[\p{L}\p{N}](?: [\p{L}\p{N}]){2,}$/u;
+
+export function collapseLetterSpacedText(text: string): string {
+  if (!text.includes(" ")) return text;
+  const parts = text.split(/( {2,})/);
+  let changed = false;
+  const out = parts.map((part, i) => {
+    if (i % 2 === 1) return part;
+    const lead = part.match(/^\s*/)![0];
+    const trail = part.match(/\s*$/)![0];
+    const core = part.trim();
+    if (!LETTER_SPACED.test(core)) return part;
+    changed = true;
+    return lead + core.replaceAll(" ", "") + trail;
+  });
+  if (!changed) return text;
+  // The double spaces that separated letter-spaced words are now plain word spaces.
+  return out.map((p, i) => (i % 2 === 1 ? " " : p)).join("");
+}

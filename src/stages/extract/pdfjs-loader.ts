@@ -1,0 +1,76 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { PDFDocumentProxy } from "pdfjs-dist/types/src/display/api.js";
+import { DocumentError, describeError } from "../../core/document-error.js";
+
+type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
+
+let pdfjsModule: Promise<PdfJs> | undefined;
+
+/** pdf.js is heavy (~0.3 s to import): it is loaded the first time a document is opened, once. */
+export function loadPdfJs(): Promise<PdfJs> {
+  pdfjsModule ??= import("pdfjs-dist/legacy/build/pdf.mjs");
+  return pdfjsModule;
+}
+
+const pdfjsDir = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
+
+export interface OpenOptions {
+  /** Password for encrypted documents that need one to open. */
+  password?: string;
+}
+
+/**
+ * Opens a PDF with the options pagestream always wants, and owns them all:
+ * - no `eval` (fonts are never compiled to JS), no network, no system fonts, no font faces:
+ *   text extraction needs glyph-to-Unicode maps, never rendered glyphs;
+ * - the package's own standard-font data and CMaps, as plain directory paths (a `file://` URL
+ *   fails in Node); without the CMaps, CJK text comes back empty;
+ * - warnings off: a damaged file is reported through the error record, not the console;
+ * - a copy of the bytes, because pdf.js detaches the array it is given.
+ *
+ * The caller must `destroy()` the returned document in a `finally`.
+ */
+export async function openPdf(bytes: Uint8Array, options: OpenOptions = {}): Promise<PDFDocumentProxy> {
+  const pdfjs = await loadPdfJs();
+  const task = pdfjs.getDocument({
+    data: bytes.slice(),
+    password: options.password,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    useWorkerFetch: false,
+    enableXfa: false,
+    isImageDecoderSupported: false,
+    isOffscreenCanvasSupported: false,
+    stopAtErrors: false,
+    verbosity: pdfjs.VerbosityLevel.ERRORS,
+    standardFontDataUrl: join(pdfjsDir, "standard_fonts") + "/",
+    cMapUrl: join(pdfjsDir, "cmaps") + "/",
+    cMapPacked: true,
+  });
+  try {
+    return await task.promise;
+  } catch (err) {
+    await task.destroy().catch(() => {});
+    throw classifyOpenError(err);
+  }
+}
+
+/** Maps what pdf.js throws while opening a file to a document error with a code. */
+export function classifyOpenError(err: unknown): DocumentError {
+  const name = err instanceof Error ? err.name : "";
+  const message = describeError(err);
+  if (name === "PasswordException") {
+    const incorrect = (err as { code?: number }).code === 2;
+    return new DocumentError(
+      "encrypted",
+      incorrect ? "the configured password is not correct" : "the document is encrypted and needs a password (set `password` on the extract stage)",
+      { cause: err },
+    );
+  }
+  if (name === "InvalidPDFException") {
+    return new DocumentError("damaged", `not a readable PDF (${message})`, { cause: err });
+  }
+  return new DocumentError("damaged", `the PDF could not be parsed: ${message}`, { cause: err });
+}

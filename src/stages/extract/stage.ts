@@ -1,0 +1,187 @@
+import { from } from "rxjs";
+import { z } from "zod";
+import { DocumentError, describeError } from "../../core/document-error.js";
+import { parsePageRange, selectPages, type PageSpan } from "../../core/page-range.js";
+import { defineStage, type DocumentContext } from "../../core/plugin.js";
+import type { PageRecord } from "../../core/records.js";
+import { layoutPage, type LayoutOptions } from "./page-layout.js";
+import { openPdf } from "./pdfjs-loader.js";
+import type { PdfFontStyles, PdfTextItem } from "./text-runs.js";
+
+const pageRange = z.string().superRefine((value, ctx) => {
+  try {
+    parsePageRange(value);
+  } catch (err) {
+    ctx.addIssue({ code: "custom", message: (err as Error).message });
+  }
+});
+
+const options = z.strictObject({
+  mode: z
+    .enum(["reflow", "preserve"])
+    .default("reflow")
+    .describe("reflow joins the lines of a paragraph (for models, indexes, search); preserve keeps every line break (tables, forms, addresses)."),
+  pages: pageRange
+    .optional()
+    .describe('Pages to extract, e.g. "1-3,7" or "5-". A range past the end is clamped; one with no existing page is an error for that document.'),
+  line_tolerance: z
+    .number()
+    .positive()
+    .default(0.5)
+    .describe("Runs whose baselines are closer than this × font size are on one line."),
+  space_ratio: z
+    .number()
+    .positive()
+    .default(0.25)
+    .describe("A horizontal gap between runs wider than this × font size is a word space."),
+  paragraph_ratio: z
+    .number()
+    .positive()
+    .default(1.45)
+    .describe("A vertical gap wider than this × the page's median line gap starts a paragraph."),
+  indent_ratio: z
+    .number()
+    .positive()
+    .default(1)
+    .describe("A first line indented by more than this × font size starts a paragraph (LaTeX-style paragraphs)."),
+  expand_ligatures: z.boolean().default(true).describe("Write ligature characters (ﬁ, ﬂ, ﬀ…) as their letters."),
+  remove_soft_hyphens: z
+    .boolean()
+    .default(true)
+    .describe("Remove soft hyphens (U+00AD); one at a line end joins its word in reflow mode."),
+  collapse_letter_spacing: z
+    .boolean()
+    .default(true)
+    .describe('Rewrite letter-spaced words ("A N N U A L") as words.'),
+  password: z
+    .string()
+    .optional()
+    .describe("Password for documents that need one to open. Documents that need another one fail with `encrypted`."),
+});
+
+export type ExtractOptions = z.output<typeof options>;
+
+export default defineStage({
+  type: "extract",
+  input: "document",
+  summary: "Reads each page with pdf.js and rebuilds words, lines and paragraphs from the text's geometry.",
+  options,
+  examples: [{ mode: "reflow" }, { mode: "preserve", pages: "2-4" }, { paragraph_ratio: 1.3, space_ratio: 0.2 }],
+  create(opts) {
+    const spans = opts.pages === undefined ? undefined : parsePageRange(opts.pages);
+    const layout = layoutOptions(opts);
+    return { apply: (_records, context) => from(extractPages(context, spans, layout, opts.password)) };
+  },
+});
+
+export function layoutOptions(opts: ExtractOptions): LayoutOptions {
+  return {
+    mode: opts.mode,
+    lineTolerance: opts.line_tolerance,
+    spaceRatio: opts.space_ratio,
+    paragraphRatio: opts.paragraph_ratio,
+    indentRatio: opts.indent_ratio,
+    expandLigatures: opts.expand_ligatures,
+    removeSoftHyphens: opts.remove_soft_hyphens,
+    collapseLetterSpacing: opts.collapse_letter_spacing,
+  };
+}
+
+async function* extractPages(
+  context: DocumentContext,
+  spans: PageSpan[] | undefined,
+  layout: LayoutOptions,
+  password: string | undefined,
+): AsyncGenerator<PageRecord> {
+  const { input } = context;
+  const pdf = await openPdf(input.bytes, { password });
+  try {
+    const pageCount = pdf.numPages;
+    if (pageCount === 0) throw new DocumentError("no_pages", "the document has no pages (its page tree is empty)");
+    const [metadata, markInfo] = await Promise.all([
+      pdf.getMetadata().catch(() => undefined),
+      pdf.getMarkInfo().catch(() => null),
+    ]);
+    const title = (metadata?.info as { Title?: unknown } | undefined)?.Title;
+    context.document = {
+      id: input.id,
+      uri: input.item.uri,
+      size: input.bytes.length,
+      pageCount,
+      ...(typeof title === "string" && title.trim() ? { title: title.trim() } : {}),
+      tagged: markInfo?.Marked === true,
+    };
+    const numbers = selectPages(spans, pageCount);
+    if (numbers.length === 0) {
+      throw new DocumentError("no_pages", `None of the requested pages exist in this document: it has ${pageCount} page(s).`);
+    }
+    let failures = 0;
+    let firstFailure = "";
+    for (const number of numbers) {
+      try {
+        yield await readPage(pdf, number, context, layout);
+      } catch (err) {
+        // One unreadable page (a cycle in its resources, a runaway nesting) must not cost the
+        // others: it is reported and comes out empty.
+        failures++;
+        firstFailure ||= describeError(err);
+        context.warnings.push({ code: "page_unreadable", message: `page ${number} could not be read: ${describeError(err)}`, pages: [number] });
+        yield emptyPage(context, number, layout.mode);
+      }
+    }
+    if (failures === numbers.length) throw new DocumentError("damaged", `no page could be read: ${firstFailure}`);
+  } finally {
+    await pdf.destroy().catch(() => {});
+  }
+}
+
+type PdfDocument = Awaited<ReturnType<typeof openPdf>>;
+
+async function readPage(pdf: PdfDocument, number: number, context: DocumentContext, layout: LayoutOptions): Promise<PageRecord> {
+  const page = await pdf.getPage(number);
+  try {
+    const viewport = page.getViewport({ scale: 1 });
+    const content = await page.getTextContent();
+    const items = content.items.filter((it): it is PdfTextItem & (typeof content.items)[number] => "str" in it);
+    const { lines, paragraphs, text } = layoutPage(items, content.styles as PdfFontStyles, layout);
+    return {
+      type: "page",
+      documentId: context.input.id,
+      uri: context.input.item.uri,
+      number,
+      width: round(viewport.width),
+      height: round(viewport.height),
+      rotation: page.rotate,
+      lines,
+      paragraphs,
+      text,
+      mode: layout.mode,
+      empty: text.length === 0,
+      orderSource: "geometry",
+    };
+  } finally {
+    page.cleanup();
+  }
+}
+
+function emptyPage(context: DocumentContext, number: number, mode: LayoutOptions["mode"]): PageRecord {
+  return {
+    type: "page",
+    documentId: context.input.id,
+    uri: context.input.item.uri,
+    number,
+    width: 0,
+    height: 0,
+    rotation: 0,
+    lines: [],
+    paragraphs: [],
+    text: "",
+    mode,
+    empty: true,
+    orderSource: "geometry",
+  };
+}
+
+function round(v: number): number {
+  return Math.round(v * 100) / 100;
+}

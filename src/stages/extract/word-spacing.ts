@@ -1,0 +1,79 @@
+/**
+ * Joining the runs of one line into text: a word space where the gap between two runs is wider
+ * than `spaceRatio` × the font size (DOMAIN §2: 0.25), nothing otherwise. Parsers split one word
+ * into several runs (kerning, a font change mid-word) with no gap, so joining with a space always
+ * is as wrong as joining with nothing.
+ *
+ * Two refinements on the same measure:
+ * - letter-spaced text (every character its own run, gaps wider than a space): the word gap is
+ *   then measured against the letter gap, so "A N N U A L" comes out as "ANNUAL";
+ * - monospaced runs (code, typewriter text) keep their column alignment: a gap becomes as many
+ *   spaces as character cells fit in it.
+ */
+import type { TextRun } from "../../core/records.js";
+import { collapseLetterSpacedText } from "./letter-spacing.js";
+
+export interface SpacingOptions {
+  /** A horizontal gap wider than this × font size is a word space. */
+  spaceRatio: number;
+  /** Rewrite letter-spaced words ("A N N U A L") as words. */
+  collapseLetterSpacing: boolean;
+}
+
+/** How much wider than the letter gap a gap must be to separate words in letter-spaced text, in space widths. */
+const LETTER_SPACED_WORD_GAP = 0.8;
+
+export function joinRuns(runs: readonly TextRun[], options: SpacingOptions): string {
+  const texts = runs.map((r) => (options.collapseLetterSpacing ? collapseLetterSpacedText(r.text) : r.text));
+  const letterGap = options.collapseLetterSpacing ? letterSpacedGap(runs, options.spaceRatio) : 0;
+  let out = "";
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
+    const text = texts[i]!;
+    if (i === 0) {
+      out = text;
+      continue;
+    }
+    const prev = runs[i - 1]!;
+    const gap = run.x - (prev.x + prev.width);
+    const size = (prev.fontSize + run.fontSize) / 2;
+    const spaceWidth = options.spaceRatio * size;
+    // A run drawn over the previous one with the same text is a fake-bold double strike.
+    if (text === texts[i - 1] && Math.abs(run.x - prev.x) < spaceWidth) continue;
+    if (/\s$/.test(out) || /^\s/.test(text)) {
+      out += text;
+      continue;
+    }
+    const threshold = letterGap > spaceWidth ? letterGap + LETTER_SPACED_WORD_GAP * spaceWidth : spaceWidth;
+    if (gap > threshold) out += spacesFor(prev, run, gap) + text;
+    else out += text;
+  }
+  return out;
+}
+
+/**
+ * The typical gap between single-character runs of the line, when most of its runs are single
+ * characters (letter-spaced or character-by-character text); 0 otherwise.
+ */
+function letterSpacedGap(runs: readonly TextRun[], spaceRatio: number): number {
+  if (runs.length < 3) return 0;
+  const gaps: number[] = [];
+  for (let i = 1; i < runs.length; i++) {
+    const a = runs[i - 1]!;
+    const b = runs[i]!;
+    if (a.text.trim().length === 1 && b.text.trim().length === 1) gaps.push(b.x - (a.x + a.width));
+  }
+  if (gaps.length < 2 || gaps.length < (runs.length - 1) / 2) return 0;
+  gaps.sort((x, y) => x - y);
+  const median = gaps[Math.floor(gaps.length / 2)]!;
+  return median > spaceRatio * runs[0]!.fontSize ? median : 0;
+}
+
+/** One space, or for monospaced runs as many spaces as character cells fill the gap. */
+function spacesFor(prev: TextRun, run: TextRun, gap: number): string {
+  if (prev.monospace && run.monospace && prev.text.length > 0) {
+    const cell = prev.width / prev.text.length;
+    if (cell > 0) return " ".repeat(Math.max(1, Math.round(gap / cell)));
+  }
+  return " ";
+}
