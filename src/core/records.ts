@@ -56,13 +56,15 @@ export interface TextRun {
   fontName: string;
   /** True when the font is monospaced (code, typewriter text). */
   monospace?: boolean;
+  /** Slope of the run's baseline in the page's frame (tan of its tilt), when it is not level. */
+  skew?: number;
 }
 
 /** Runs that share a baseline, left to right, joined with word spaces where the gaps say so. */
 export interface Line {
   text: string;
   x: number;
-  /** Baseline of the line. */
+  /** Baseline of the line; for a tilted line, where it crosses the left edge of the page's text. */
   y: number;
   width: number;
   /** The size of most of the line's characters. */

@@ -13,7 +13,7 @@ export interface LineGroupingOptions extends SpacingOptions {
 
 interface OpenLine {
   runs: TextRun[];
-  /** Baseline of the line's main text (its largest run by characters so far). */
+  /** Level of the line's main text (its largest run by characters so far). */
   y: number;
   fontSize: number;
   mainChars: number;
@@ -21,26 +21,30 @@ interface OpenLine {
 
 /** Groups runs into lines, top to bottom; each line's runs left to right. */
 export function groupLines(runs: readonly TextRun[], options: LineGroupingOptions): Line[] {
-  // Highest baseline first; a run joins the line just above it when the baselines are close.
-  const sorted = [...runs].sort((a, b) => b.y - a.y || a.x - b.x);
+  if (runs.length === 0) return [];
+  // A tilted run is compared by where its baseline crosses the left edge of the text, so the
+  // words of one skewed OCR line share a level even when the line drops several points.
+  const left = Math.min(...runs.map((r) => r.x));
+  const levelOf = (r: TextRun) => r.y + (left - r.x) * (r.skew ?? 0);
+  const sorted = runs.map((run) => ({ run, level: levelOf(run) })).sort((a, b) => b.level - a.level || a.run.x - b.run.x);
   const open: OpenLine[] = [];
-  for (const run of sorted) {
+  for (const { run, level } of sorted) {
     const current = open[open.length - 1];
     const tolerance = options.lineTolerance * Math.max(run.fontSize, current?.fontSize ?? 0);
-    if (current && Math.abs(current.y - run.y) <= tolerance) {
+    if (current && Math.abs(current.y - level) <= tolerance) {
       current.runs.push(run);
       const chars = run.text.trim().length;
-      // The line's baseline follows its main text, not a raised marker that came first.
+      // The line's level follows its main text, not a raised marker that came first.
       if (chars > current.mainChars) {
-        current.y = run.y;
+        current.y = level;
         current.fontSize = run.fontSize;
         current.mainChars = chars;
       }
     } else {
-      open.push({ runs: [run], y: run.y, fontSize: run.fontSize, mainChars: run.text.trim().length });
+      open.push({ runs: [run], y: level, fontSize: run.fontSize, mainChars: run.text.trim().length });
     }
   }
-  return open.map((l) => buildLine(l.runs, options));
+  return open.map((l) => ({ ...buildLine(l.runs, options), y: l.y }));
 }
 
 /** Makes a line from runs that share a baseline. */

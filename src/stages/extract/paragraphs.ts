@@ -1,8 +1,8 @@
 /**
  * Lines → paragraphs. A line starts a new paragraph when any of the cues real typesetting uses
  * says so (DOMAIN §2):
- * - a vertical gap wider than `paragraphRatio` × the page's median line gap (1.45), the cue of
- *   word processors and web-to-PDF output;
+ * - a vertical gap wider than `paragraphRatio` × the page's line gap (1.45; see typicalLineGap),
+ *   the cue of word processors and web-to-PDF output;
  * - a change of font size (a heading, a footnote) or between monospaced and proportional text;
  * - a first-line indent of more than `indentRatio` × the font size, when the line after it
  *   returns to the margin (LaTeX sets paragraphs with no extra gap, only this indent);
@@ -22,18 +22,38 @@ export interface ParagraphOptions {
   spaceRatio: number;
 }
 
-/** Font sizes closer than this (points) count as the same size: rounding in producers. */
-const SAME_SIZE_POINTS = 0.6;
+/**
+ * Sizes within this ratio are one size: producers round, and OCR layers vary a point from line
+ * to line. A heading or a footnote differs by more (footnotes are ~20 % smaller).
+ */
+const SAME_SIZE_RATIO = 1.12;
+/** Left edges closer than this × font size are aligned (OCR layers jitter by a point or so). */
+const ALIGNED_RATIO = 0.4;
 
-export function segmentParagraphs(lines: readonly Line[], options: ParagraphOptions): Paragraph[] {
+function sameSize(a: number, b: number): boolean {
+  return Math.max(a, b) <= SAME_SIZE_RATIO * Math.min(a, b);
+}
+
+function centredOn(line: Line, other: Line): boolean {
+  return aligned(line.x + line.width / 2, other.x + other.width / 2, line.fontSize);
+}
+
+function aligned(x1: number, x2: number, fontSize: number): boolean {
+  return Math.abs(x1 - x2) <= ALIGNED_RATIO * fontSize;
+}
+
+/**
+ * Splits lines into paragraphs. `fallbackGap` is the document's line gap (see typicalLineGap),
+ * used on a page with too few lines to measure its own: a title page, a cover letter's last page.
+ */
+export function segmentParagraphs(lines: readonly Line[], options: ParagraphOptions, fallbackGap = 0): Paragraph[] {
   if (lines.length === 0) return [];
-  const medianGap = median(
-    lines.slice(1).map((l, i) => lines[i]!.y - l.y).filter((g) => g > 0),
-  );
+  const gaps = lineGaps(lines);
+  const lineGap = gaps.length >= MIN_GAPS_FOR_PAGE_MEASURE || fallbackGap <= 0 ? typicalLineGap(gaps) : fallbackGap;
   const paragraphs: Paragraph[] = [];
   let start = 0;
   for (let i = 1; i < lines.length; i++) {
-    if (startsParagraph(lines, i, medianGap, options)) {
+    if (startsParagraph(lines, i, lineGap, options)) {
       paragraphs.push(makeParagraph(lines, start, i));
       start = i;
     }
@@ -47,42 +67,85 @@ function makeParagraph(lines: readonly Line[], start: number, end: number): Para
   return { start, end, kind: verbatim ? "verbatim" : "text" };
 }
 
-function startsParagraph(lines: readonly Line[], i: number, medianGap: number, o: ParagraphOptions): boolean {
+/** A page with fewer gaps between same-size lines than this uses the document's line gap. */
+const MIN_GAPS_FOR_PAGE_MEASURE = 6;
+
+/** The gaps between consecutive lines of one size, in units of their font size. */
+export function lineGaps(lines: readonly Line[]): number[] {
+  const gaps: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const prev = lines[i - 1]!;
+    const line = lines[i]!;
+    const gap = prev.y - line.y;
+    if (gap > 0 && sameSize(prev.fontSize, line.fontSize)) gaps.push(gap / line.fontSize);
+  }
+  return gaps;
+}
+
+/**
+ * The line gap, in units of font size so that 9 pt footnotes and 11 pt body text share one
+ * measure: the median of the smaller half of the gaps. On a full page that is the median gap;
+ * on a short page with as many paragraph gaps as line gaps (a notice of two paragraphs) it is
+ * still the line gap, where the plain median would fall between the two and see no paragraph.
+ */
+export function typicalLineGap(gaps: readonly number[]): number {
+  const sorted = [...gaps].sort((a, b) => a - b);
+  return median(sorted.slice(0, Math.ceil(sorted.length / 2)));
+}
+
+function startsParagraph(lines: readonly Line[], i: number, lineGap: number, o: ParagraphOptions): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
   const gap = prev.y - line.y;
   // A line above the previous one: the text went back up (a new column, a float).
   if (gap <= 0) return true;
-  if (medianGap > 0 && gap > o.paragraphRatio * medianGap) return true;
-  if (Math.abs(line.fontSize - prev.fontSize) > SAME_SIZE_POINTS) return true;
+  if (lineGap > 0 && gap / line.fontSize > o.paragraphRatio * lineGap) return true;
+  if (!sameSize(line.fontSize, prev.fontSize)) return true;
   if (isMonospace(line) !== isMonospace(prev)) return true;
   // Code keeps its own indentation and short lines: only gaps and font changes split it.
   if (isMonospace(line)) return false;
   // A line that starts outside the previous one's horizontal extent is not its continuation.
   if (line.x > prev.x + prev.width || prev.x > line.x + line.width) return true;
-  return isIndentedFirstLine(lines, i, o) || followsShortLine(lines, i, o);
+  if (isIndentedFirstLine(lines, i, o)) return true;
+  // Centred and right-aligned lines (titles, letterheads, addresses) break where the author
+  // chose; without a gap they stay one paragraph.
+  if (!aligned(line.x, prev.x, line.fontSize)) return false;
+  return followsShortLine(lines, i, o);
 }
 
+/** The first line of a paragraph set with an indent and no gap: the text returns to the margin after it. */
 function isIndentedFirstLine(lines: readonly Line[], i: number, o: ParagraphOptions): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
-  const indent = o.indentRatio * line.fontSize;
-  if (line.x - prev.x <= indent) return false;
+  if (line.x - prev.x <= o.indentRatio * line.fontSize) return false;
+  if (centredOn(line, prev)) return false;
   const next = lines[i + 1];
-  // The indent marks a first line only when the text returns to the margin after it;
-  // a hanging indent (list item continuation) stays indented.
-  if (!next || next.fontSize !== line.fontSize) return true;
-  return next.x < line.x - indent / 2;
+  // A hanging indent (a list item's continuation) or a centred block does not return.
+  if (!next) return true;
+  return sameSize(next.fontSize, line.fontSize) && aligned(next.x, prev.x, line.fontSize);
 }
 
+/**
+ * The line before ended short of the margin although this line's first word would have fitted
+ * there: the break was deliberate. It ends a paragraph when it also ended a sentence or clause,
+ * or when this line runs on to the margin (a heading above its text). A short line followed by
+ * another short one (an address, a list of names) is a block set line by line, and stays one.
+ */
 function followsShortLine(lines: readonly Line[], i: number, o: ParagraphOptions): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
   const right = rightMargin(lines, i);
   const room = right - (prev.x + prev.width);
-  const space = o.spaceRatio * line.fontSize;
-  return room > firstWordWidth(line) + 2 * space;
+  if (room <= firstWordWidth(line) + 2 * o.spaceRatio * line.fontSize) return false;
+  const reachesMargin = right - (line.x + line.width) <= FULL_LINE_SLACK * (right - line.x);
+  return CLAUSE_END.test(prev.text) || reachesMargin;
 }
+
+/** A line that ends within this share of the column's width from the margin is a full line. */
+const FULL_LINE_SLACK = 0.1;
+
+/** Punctuation that ends a sentence or a clause, with any closing quotes or brackets after it. */
+const CLAUSE_END = /[.!?:;,]["”’»)\]]*$/u;
 
 /** The right edge of the text around line i: the furthest right end among its neighbours of the same size. */
 function rightMargin(lines: readonly Line[], i: number): number {
@@ -90,7 +153,7 @@ function rightMargin(lines: readonly Line[], i: number): number {
   let right = -Infinity;
   for (let j = Math.max(0, i - 3); j <= Math.min(lines.length - 1, i + 2); j++) {
     const l = lines[j]!;
-    if (Math.abs(l.fontSize - size) <= SAME_SIZE_POINTS) right = Math.max(right, l.x + l.width);
+    if (sameSize(l.fontSize, size)) right = Math.max(right, l.x + l.width);
   }
   return right;
 }
@@ -106,7 +169,7 @@ function isMonospace(line: Line): boolean {
   return line.runs.every((r) => r.monospace);
 }
 
-function median(values: number[]): number {
+function median(values: readonly number[]): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

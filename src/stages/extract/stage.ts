@@ -4,7 +4,7 @@ import { DocumentError, describeError } from "../../core/document-error.js";
 import { parsePageRange, selectPages, type PageSpan } from "../../core/page-range.js";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
-import { layoutPage, type LayoutOptions } from "./page-layout.js";
+import { documentLineGap, layoutLines, layoutParagraphs, type LayoutOptions, type LineBlocks } from "./page-layout.js";
 import { openPdf } from "./pdfjs-loader.js";
 import type { PdfFontStyles, PdfTextItem } from "./text-runs.js";
 
@@ -115,21 +115,23 @@ async function* extractPages(
     if (numbers.length === 0) {
       throw new DocumentError("no_pages", `None of the requested pages exist in this document: it has ${pageCount} page(s).`);
     }
-    let failures = 0;
-    let firstFailure = "";
+    // Lines first, page by page; paragraphs once every page is read, so that a page with too
+    // few lines to measure its own line gap can use the document's.
+    const read: { number: number; page?: ReadPage; error?: string }[] = [];
     for (const number of numbers) {
       try {
-        yield await readPage(pdf, number, context, layout);
+        read.push({ number, page: await readPage(pdf, number, layout) });
       } catch (err) {
-        // One unreadable page (a cycle in its resources, a runaway nesting) must not cost the
+        // One unreadable page (a cycle in its resources, runaway nesting) must not cost the
         // others: it is reported and comes out empty.
-        failures++;
-        firstFailure ||= describeError(err);
+        read.push({ number, error: describeError(err) });
         context.warnings.push({ code: "page_unreadable", message: `page ${number} could not be read: ${describeError(err)}`, pages: [number] });
-        yield emptyPage(context, number, layout.mode);
       }
     }
-    if (failures === numbers.length) throw new DocumentError("damaged", `no page could be read: ${firstFailure}`);
+    const failed = read.filter((r) => r.error !== undefined);
+    if (failed.length === read.length) throw new DocumentError("damaged", `no page could be read: ${failed[0]!.error}`);
+    const fallbackGap = documentLineGap(read.flatMap((r) => (r.page ? [r.page.blocks] : [])));
+    for (const { number, page } of read) yield pageRecord(context, number, layout, page, fallbackGap);
   } finally {
     await pdf.destroy().catch(() => {});
   }
@@ -137,47 +139,41 @@ async function* extractPages(
 
 type PdfDocument = Awaited<ReturnType<typeof openPdf>>;
 
-async function readPage(pdf: PdfDocument, number: number, context: DocumentContext, layout: LayoutOptions): Promise<PageRecord> {
+interface ReadPage {
+  blocks: LineBlocks;
+  width: number;
+  height: number;
+  rotation: number;
+}
+
+async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions): Promise<ReadPage> {
   const page = await pdf.getPage(number);
   try {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent();
     const items = content.items.filter((it): it is PdfTextItem & (typeof content.items)[number] => "str" in it);
-    const { lines, paragraphs, text } = layoutPage(items, content.styles as PdfFontStyles, layout);
-    return {
-      type: "page",
-      documentId: context.input.id,
-      uri: context.input.item.uri,
-      number,
-      width: round(viewport.width),
-      height: round(viewport.height),
-      rotation: page.rotate,
-      lines,
-      paragraphs,
-      text,
-      mode: layout.mode,
-      empty: text.length === 0,
-      orderSource: "geometry",
-    };
+    return { blocks: layoutLines(items, content.styles as PdfFontStyles, layout), width: viewport.width, height: viewport.height, rotation: page.rotate };
   } finally {
     page.cleanup();
   }
 }
 
-function emptyPage(context: DocumentContext, number: number, mode: LayoutOptions["mode"]): PageRecord {
+/** The record of a page; an unreadable page (no `read`) is an empty one. */
+function pageRecord(context: DocumentContext, number: number, layout: LayoutOptions, read: ReadPage | undefined, fallbackGap: number): PageRecord {
+  const { lines, paragraphs, text } = read ? layoutParagraphs(read.blocks, layout, fallbackGap) : { lines: [], paragraphs: [], text: "" };
   return {
     type: "page",
     documentId: context.input.id,
     uri: context.input.item.uri,
     number,
-    width: 0,
-    height: 0,
-    rotation: 0,
-    lines: [],
-    paragraphs: [],
-    text: "",
-    mode,
-    empty: true,
+    width: round(read?.width ?? 0),
+    height: round(read?.height ?? 0),
+    rotation: read?.rotation ?? 0,
+    lines,
+    paragraphs,
+    text,
+    mode: layout.mode,
+    empty: text.length === 0,
     orderSource: "geometry",
   };
 }

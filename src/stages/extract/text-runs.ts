@@ -66,14 +66,58 @@ export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles 
   groups.sort((g, h) => h.chars - g.chars);
   const [bodyGroup, ...others] = groups;
   if (!bodyGroup) return { angle: 0, body: [], offAxis: [] };
+  const monospaced = monospacedFonts(oriented, styles);
+  const frame = (g: (typeof groups)[number]) => {
+    const angle = weightedMedianAngle(g.members);
+    return g.members.map((o) => toRun(o, angle, monospaced));
+  };
   return {
-    angle: bodyGroup.angle,
-    body: bodyGroup.members.map((o) => toRun(o, bodyGroup.angle, styles)),
-    offAxis: others.map((g) => g.members.map((o) => toRun(o, g.angle, styles))),
+    angle: weightedMedianAngle(bodyGroup.members),
+    body: frame(bodyGroup),
+    offAxis: others.map(frame),
   };
 }
 
-function toRun(o: Oriented, frameAngle: number, styles: PdfFontStyles): TextRun {
+/**
+ * The frame of a direction group is its characters' median angle, and each run keeps its own
+ * slope within it as `skew`: an OCR layer of a scan tilted by a degree or two then reads as
+ * straight lines, and lines keep together even where each one has its own tilt.
+ */
+function weightedMedianAngle(members: readonly Oriented[]): number {
+  const sorted = [...members].sort((a, b) => signedAngle(a.angle) - signedAngle(b.angle));
+  const total = sorted.reduce((n, o) => n + o.item.str.length, 0);
+  let seen = 0;
+  for (const o of sorted) {
+    seen += o.item.str.length;
+    if (seen * 2 >= total) return o.angle;
+  }
+  return sorted[0]?.angle ?? 0;
+}
+
+/**
+ * Fonts whose runs really are set on a fixed grid. pdf.js flags fonts that declare a fixed
+ * pitch, but OCR layers use a "glyphless" fixed-pitch font stretched word by word, which must
+ * read as prose: a font counts as monospaced only when its character cells agree.
+ */
+function monospacedFonts(oriented: readonly Oriented[], styles: PdfFontStyles): Set<string> {
+  const cells = new Map<string, number[]>();
+  for (const o of oriented) {
+    if (styles[o.item.fontName]?.fontFamily !== "monospace") continue;
+    const chars = [...o.item.str].length;
+    if (chars < 3) continue;
+    const list = cells.get(o.item.fontName) ?? [];
+    list.push(Math.abs(o.item.width) / chars / o.fontSize);
+    cells.set(o.item.fontName, list);
+  }
+  const fonts = new Set<string>();
+  for (const [font, list] of cells) {
+    const mean = list.reduce((a, b) => a + b, 0) / list.length;
+    if (list.every((c) => Math.abs(c - mean) <= 0.05 * mean)) fonts.add(font);
+  }
+  return fonts;
+}
+
+function toRun(o: Oriented, frameAngle: number, monospaced: ReadonlySet<string>): TextRun {
   const [, , , , e = 0, f = 0] = o.item.transform;
   const rad = (frameAngle * Math.PI) / 180;
   const cos = Math.cos(rad);
@@ -86,13 +130,21 @@ function toRun(o: Oriented, frameAngle: number, styles: PdfFontStyles): TextRun 
     fontSize: o.fontSize,
     fontName: o.item.fontName,
   };
-  if (styles[o.item.fontName]?.fontFamily === "monospace") run.monospace = true;
+  const skew = Math.tan((signedAngle(o.angle - frameAngle) * Math.PI) / 180);
+  if (Math.abs(skew) > 1e-4) run.skew = skew;
+  if (monospaced.has(o.item.fontName)) run.monospace = true;
   return run;
 }
 
 function normaliseAngle(deg: number): number {
   const a = ((deg % 360) + 360) % 360;
   return Math.abs(a - 360) < 1e-6 ? 0 : a;
+}
+
+/** An angle in (-180, 180]. */
+function signedAngle(deg: number): number {
+  const a = normaliseAngle(deg);
+  return a > 180 ? a - 360 : a;
 }
 
 function angleDistance(a: number, b: number): number {

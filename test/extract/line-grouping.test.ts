@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { groupLines } from "../../src/stages/extract/line-grouping.js";
+import { run, words } from "../helpers/runs.js";
+
+const options = { lineTolerance: 0.5, spaceRatio: 0.25, collapseLetterSpacing: true };
+
+describe("line grouping", () => {
+  it("groups runs by baseline and orders each line left to right, whatever the paint order", () => {
+    const lines = groupLines([run("world", 140, 700), run("second line", 100, 688), run("hello", 100, 700)], options);
+    expect(lines.map((l) => l.text)).toEqual(["hello world", "second line"]);
+  });
+
+  it("keeps a raised footnote marker on its line", () => {
+    const lines = groupLines([run("cost was estimated.", 100, 700), run("2", 195.3, 703.6, 7), run("Next line", 100, 688)], options);
+    expect(lines.map((l) => l.text)).toEqual(["cost was estimated.2", "Next line"]);
+    expect(lines[0]!.fontSize).toBe(10);
+  });
+
+  it("keeps 9 pt lines set close together apart (tolerance follows the font size)", () => {
+    const lines = groupLines([run("first footnote line", 100, 100, 9), run("second footnote line", 100, 94.5, 9)], options);
+    expect(lines).toHaveLength(2);
+  });
+
+  it("keeps a 14 pt heading and the 11 pt line under it apart", () => {
+    const lines = groupLines([run("Heading", 100, 720, 14), run("Body text", 100, 700, 11)], options);
+    expect(lines.map((l) => l.text)).toEqual(["Heading", "Body text"]);
+  });
+
+  it("keeps the words of a tilted OCR line together although the line drops as it goes", () => {
+    // A 1.4° tilt: the baseline falls 0.025 pt per point; words 60 pt apart drop 1.5 pt each.
+    const skew = -0.025;
+    const tilted = [0, 1, 2, 3, 4, 5, 6].map((i) => run(`w${i}`, 100 + i * 60, 700 + i * 60 * skew, 11, 20, { skew }));
+    const next = [0, 1, 2, 3, 4, 5, 6].map((i) => run(`v${i}`, 100 + i * 60, 685 + i * 60 * skew, 11, 20, { skew }));
+    const lines = groupLines([...tilted, ...next], options);
+    expect(lines.map((l) => l.text)).toEqual(["w0 w1 w2 w3 w4 w5 w6", "v0 v1 v2 v3 v4 v5 v6"]);
+  });
+
+  it("returns no lines for no runs", () => {
+    expect(groupLines([], options)).toEqual([]);
+  });
+
+  it("joins words laid out as separate runs with spaces", () => {
+    const lines = groupLines(words(["The", "committee", "met"], 100, 700, 3), options);
+    expect(lines[0]!.text).toBe("The committee met");
+  });
+});

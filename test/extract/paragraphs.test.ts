@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { renderPageText } from "../../src/core/page-text.js";
+import type { Line } from "../../src/core/records.js";
+import { buildLine } from "../../src/stages/extract/line-grouping.js";
+import { segmentParagraphs } from "../../src/stages/extract/paragraphs.js";
+import { run } from "../helpers/runs.js";
+
+const options = { paragraphRatio: 1.45, indentRatio: 1, spaceRatio: 0.25 };
+const spacing = { spaceRatio: 0.25, collapseLetterSpacing: true };
+
+/** A line of text at (x, y) whose right end is at `right`. */
+function line(text: string, x: number, y: number, right: number, fontSize = 10, extra = {}): Line {
+  return buildLine([run(text, x, y, fontSize, right - x, extra)], spacing);
+}
+
+function reflow(lines: Line[]): string {
+  return renderPageText(lines, segmentParagraphs(lines, options), "reflow");
+}
+
+describe("paragraphs", () => {
+  it("starts a paragraph at a vertical gap wider than paragraph_ratio × the median gap", () => {
+    const lines = [
+      line("The committee met on Tuesday and", 100, 700, 400),
+      line("agreed the budget for next year.", 100, 688, 400),
+      line("Members then discussed the plan", 100, 664, 400),
+      line("for the new library building.", 100, 652, 400),
+    ];
+    expect(reflow(lines)).toBe("The committee met on Tuesday and agreed the budget for next year.\n\nMembers then discussed the plan for the new library building.");
+  });
+
+  it("finds LaTeX paragraphs that have no extra gap, only a first-line indent", () => {
+    const lines = [
+      line("first paragraph runs across the", 100, 700, 400),
+      line("whole measure of the column and", 100, 688, 400),
+      line("ends here.", 100, 676, 160),
+      line("Indented start of the second one", 115, 664, 400),
+      line("continues at the margin again.", 100, 652, 400),
+    ];
+    expect(segmentParagraphs(lines, options).map((p) => [p.start, p.end])).toEqual([
+      [0, 3],
+      [3, 5],
+    ]);
+  });
+
+  it("does not split a list item whose continuation lines hang indented", () => {
+    const lines = [
+      line("• The first item of a list is long", 100, 700, 400),
+      line("enough to wrap onto a second line", 115, 688, 400),
+      line("and onto a third one as well", 115, 676, 380),
+    ];
+    expect(segmentParagraphs(lines, options)).toHaveLength(1);
+  });
+
+  it("starts a paragraph after a short line that ended a sentence when the next word would have fitted", () => {
+    const lines = [
+      line("A paragraph set without any gap or", 100, 700, 400),
+      line("indent ends on a short line.", 100, 688, 250),
+      line("The next one starts at the margin", 100, 676, 400),
+      line("and runs on.", 100, 664, 170),
+    ];
+    expect(segmentParagraphs(lines, options)).toHaveLength(2);
+  });
+
+  it("keeps an address block set line by line as one paragraph", () => {
+    const lines = [line("Ms Joanna Whitfield", 100, 700, 190), line("Flat 3, Linden Court", 100, 686, 195), line("88 Station Road", 100, 672, 170)];
+    expect(segmentParagraphs(lines, options)).toHaveLength(1);
+  });
+
+  it("keeps a centred title broken over two lines as one paragraph", () => {
+    const lines = [line("Smart Water Metering", 150, 700, 350, 17), line("Pilot", 225, 680, 275, 17)];
+    expect(reflow(lines)).toBe("Smart Water Metering Pilot");
+  });
+
+  it("starts a paragraph where the font size changes (a heading, a footnote)", () => {
+    const lines = [line("Background", 100, 700, 180, 14), line("Body text under the heading", 100, 684, 400, 10)];
+    expect(segmentParagraphs(lines, options)).toHaveLength(2);
+  });
+
+  it("makes monospaced lines one verbatim paragraph that keeps its line breaks and indentation", () => {
+    const mono = { monospace: true };
+    const lines = [
+      line("The relevant part of the file looks like this:", 100, 700, 330),
+      line("[target]", 100, 680, 148, 10, mono),
+      line("url = s3://bucket", 100, 668, 202, 10, mono),
+      line("/srv/tmp", 136, 656, 184, 10, mono),
+    ];
+    const paragraphs = segmentParagraphs(lines, options);
+    expect(paragraphs.map((p) => p.kind)).toEqual(["text", "verbatim"]);
+    expect(renderPageText(lines, paragraphs, "reflow")).toBe("The relevant part of the file looks like this:\n\n[target]\nurl = s3://bucket\n      /srv/tmp");
+  });
+
+  it("returns no paragraphs for no lines", () => {
+    expect(segmentParagraphs([], options)).toEqual([]);
+  });
+});

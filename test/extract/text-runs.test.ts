@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { orientRuns, type PdfTextItem } from "../../src/stages/extract/text-runs.js";
+
+function item(str: string, transform: number[], width = str.length * 5): PdfTextItem {
+  return { str, transform, width, height: 10, fontName: "f1" };
+}
+
+describe("text runs", () => {
+  it("reads text drawn rotated by 90° (a landscape page) in its own frame, top line first", () => {
+    // Text running upwards: x' = y, y' = -x. The line at x = 100 is above the line at x = 112.
+    const items = [item("second line", [0, 10, -10, 0, 112, 100]), item("first line", [0, 10, -10, 0, 100, 100])];
+    const { angle, body, offAxis } = orientRuns(items);
+    expect(angle).toBe(90);
+    expect(offAxis).toEqual([]);
+    const [a, b] = [...body].sort((r, s) => s.y - r.y);
+    expect(a!.text).toBe("first line");
+    expect(b!.text).toBe("second line");
+    expect(a!.x).toBeCloseTo(100);
+  });
+
+  it("keeps a vertical margin note apart from the horizontal body text", () => {
+    const items = [
+      item("The body text of the page runs across", [10, 0, 0, 10, 100, 700]),
+      item("DRAFT", [0, 10, -10, 0, 50, 400]),
+      item("and continues on the next line here", [10, 0, 0, 10, 100, 688]),
+    ];
+    const { body, offAxis } = orientRuns(items);
+    expect(body.map((r) => r.text)).toEqual(["The body text of the page runs across", "and continues on the next line here"]);
+    expect(offAxis.map((g) => g.map((r) => r.text))).toEqual([["DRAFT"]]);
+  });
+
+  it("drops whitespace-only items (the gap they fill decides spacing)", () => {
+    const { body } = orientRuns([item("a", [10, 0, 0, 10, 0, 0]), item(" ", [10, 0, 0, 10, 5, 0]), item("b", [10, 0, 0, 10, 10, 0])]);
+    expect(body.map((r) => r.text)).toEqual(["a", "b"]);
+  });
+
+  it("treats a fixed-pitch font as monospaced only when its character cells agree", () => {
+    const mono = { f1: { fontFamily: "monospace" } };
+    const code = orientRuns([item("abcdef", [10, 0, 0, 10, 0, 0], 36), item("ghi", [10, 0, 0, 10, 0, -12], 18)], mono);
+    expect(code.body.every((r) => r.monospace)).toBe(true);
+    // An OCR layer's glyphless font, stretched word by word.
+    const ocr = orientRuns([item("Westmoor", [10, 0, 0, 10, 0, 0], 42), item("Tenants", [10, 0, 0, 10, 50, 0], 28)], mono);
+    expect(ocr.body.some((r) => r.monospace)).toBe(false);
+  });
+});
