@@ -15,7 +15,7 @@ const options = z.strictObject({
   follow_symlinks: z
     .boolean()
     .default(true)
-    .describe("Follow symbolic links to files and folders; a link back into a folder already being read is skipped."),
+    .describe("Follow symbolic links to files and folders outside `path`. Links to anything inside it are skipped (it is listed under its real name), and so are loops."),
 });
 
 export default defineSource({
@@ -48,11 +48,17 @@ async function* walk(root: string, options: WalkOptions): AsyncGenerator<SourceI
     throw new Error(`source folder ${root} cannot be read: ${err.code === "ENOENT" ? "it does not exist" : err.message}`);
   });
   if (!rootStat.isDirectory()) throw new Error(`source folder ${root} is not a folder`);
-  const visited = new Set<string>([await realpath(root)]);
-  yield* walkFolder(root, root, visited, options);
+  const realRoot = await realpath(root);
+  yield* walkFolder(root, root, { realRoot, visited: new Set([realRoot]) }, options);
 }
 
-async function* walkFolder(root: string, dir: string, visited: Set<string>, options: WalkOptions): AsyncGenerator<SourceItem> {
+interface WalkState {
+  realRoot: string;
+  /** Real paths of the folders read so far: a link back to one of them would loop. */
+  visited: Set<string>;
+}
+
+async function* walkFolder(root: string, dir: string, state: WalkState, options: WalkOptions): AsyncGenerator<SourceItem> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
@@ -63,23 +69,29 @@ async function* walkFolder(root: string, dir: string, visited: Set<string>, opti
     let isFile = entry.isFile();
     if (entry.isSymbolicLink()) {
       if (!options.followSymlinks) continue;
-      const target = await stat(path).catch(() => undefined);
-      if (!target) continue; // a dangling link
-      isDir = target.isDirectory();
-      isFile = target.isFile();
+      const real = await realpath(path).catch(() => undefined);
+      // A dangling link, or one to something inside the folder, which is listed on its own
+      // under its real name (and a link to a folder above would loop).
+      if (!real || isInside(real, state.realRoot)) continue;
+      const target = await stat(real).catch(() => undefined);
+      isDir = target?.isDirectory() ?? false;
+      isFile = target?.isFile() ?? false;
     }
     if (isDir) {
-      // A link back to a folder on the current path (or read already) would loop forever.
       const real = await realpath(path).catch(() => undefined);
-      if (!real || visited.has(real)) continue;
-      visited.add(real);
-      yield* walkFolder(root, path, visited, options);
+      if (!real || state.visited.has(real)) continue;
+      state.visited.add(real);
+      yield* walkFolder(root, path, state, options);
     } else if (isFile && options.include(rel)) {
       const info = await stat(path).catch(() => undefined);
       if (!info) continue; // removed while listing
       yield fileItem(path, info.size, info.mtimeMs);
     }
   }
+}
+
+function isInside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder + sep);
 }
 
 export function fileItem(path: string, size: number, mtimeMs: number): SourceItem {

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Diagnostic child for bench/run.mjs: pagestream's extract stage through the per-document API
+// (`processDocument`), one file after another, with no source walk, no sink and no CLI.
+// Compared with the raw pdf.js row it isolates the extract stage's own cost (layout, paragraphs,
+// records); compared with the CLI rows it shows what the runner, the JSONL sink and the CLI add.
+//
+//   node bench/process-document.mjs FILE...
+// Prints `pages N chars N seconds S pages_per_s P` like the reference raw-pdfjs.mjs script;
+// the clock starts before the stage is built, so it includes the (lazy) pdf.js import, like the CLI.
+import { readFile, stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = resolve(import.meta.dirname, "..");
+const dist = (p) => import(pathToFileURL(resolve(root, "dist", p)).href);
+const { processDocument } = await dist("core/runner.js");
+const { parsePipeline } = await dist("core/config.js");
+const { buildPipeline } = await dist("core/build-pipeline.js");
+
+const t0 = process.hrtime.bigint();
+// The same extract stage the CLI rows run (default options); the source and sink are only
+// there because a pipeline needs them: neither is used (the sink's temp file is aborted).
+const text = `source: {type: folder, path: .}\nstages: [{type: extract}]\nsinks: [{type: jsonl, path: ${JSON.stringify(resolve(process.env.PAGESTREAM_BENCH_TMP ?? "/tmp", "unused.jsonl"))}}]\n`;
+const parsed = await parsePipeline(text, { file: "bench.yaml", baseDir: process.cwd() });
+if (!parsed.ok) {
+  for (const i of parsed.issues) console.error(`${i.file}:${i.line}:${i.col} ${i.path}: ${i.message}`);
+  process.exit(2);
+}
+const pipeline = await buildPipeline(parsed.config, { baseDir: process.cwd(), warn: (m) => console.error(m) });
+await Promise.all(pipeline.sinks.map((s) => s.abort()));
+
+let pages = 0, chars = 0, failed = 0;
+for (const file of process.argv.slice(2)) {
+  const info = await stat(file);
+  const item = { uri: file, size: info.size, mtimeMs: info.mtimeMs, read: async () => new Uint8Array(await readFile(file)) };
+  const result = await processDocument(item, pipeline.stages);
+  if (result.status !== "ok") {
+    failed++;
+    console.error(`${file}: ${result.error.code}: ${result.error.message}`);
+    continue;
+  }
+  for (const p of result.pages) chars += p.text.length;
+  pages += result.pages.length;
+}
+const s = Number(process.hrtime.bigint() - t0) / 1e9;
+console.log(`pages ${pages} chars ${chars} seconds ${s.toFixed(2)} pages_per_s ${(pages / s).toFixed(1)}`);
+process.exitCode = failed ? 3 : 0;

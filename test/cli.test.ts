@@ -1,0 +1,146 @@
+/** The CLI as a user runs it: the compiled dist/cli.js in a child process (`npm test` builds first). */
+import { spawnSync } from "node:child_process";
+import { copyFile, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const CLI = resolve("dist/cli.js");
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "pagestream-cli-"));
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+function cli(args: string[], options: { cwd?: string; nodeArgs?: string[] } = {}) {
+  const r = spawnSync(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], { cwd: options.cwd ?? process.cwd(), encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("pagestream --help", () => {
+  it("lists the commands without loading pdf.js, zod, yaml or rxjs", async () => {
+    // A module hook that reports every import, so the test sees what --help really loads.
+    await writeFile(join(tmp, "hook.mjs"), 'export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write("IMPORT " + r.url + "\\n"); return r; }\n');
+    await writeFile(join(tmp, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify("file://" + join(tmp, "hook.mjs"))});\n`);
+    const r = cli(["--help"], { nodeArgs: ["--import", join(tmp, "register.mjs")] });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/run \[pipeline\][\s\S]*extract \[options\] <pdf>[\s\S]*validate \[pipeline\]/);
+    const imports = r.stderr.split("\n").filter((l) => l.startsWith("IMPORT "));
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter((l) => /pdfjs|zod|yaml|rxjs/.test(l))).toEqual([]);
+  });
+});
+
+describe("pagestream extract", () => {
+  it("prints the text of a PDF on stdout, paragraphs separated by one blank line", () => {
+    const r = cli(["extract", "fixtures/two-pages.pdf"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Page one holds the opening paragraph[^\n]*\n\nPage two holds the closing paragraph[^\n]*\n$/);
+    expect(r.stderr).toBe("");
+  });
+
+  it("labels every page with --markers, empty pages too", () => {
+    const r = cli(["extract", "fixtures/empty-middle-page.pdf", "--markers"]);
+    expect(r.stdout).toMatch(/^--- Page 1 ---\n.+\n--- Page 2 ---\n--- Page 3 ---\n.+\n$/);
+  });
+
+  it("keeps line breaks with --mode preserve and selects pages with --pages", () => {
+    const r = cli(["extract", "fixtures/two-pages.pdf", "--mode", "preserve", "--pages", "2"]);
+    expect(r.stdout).toBe("Page two holds the closing paragraph. There is no third page in this document, and nothing else\nfollows.\n");
+  });
+
+  it("says how many pages there are when none of the requested pages exist, and exits 3", () => {
+    const r = cli(["extract", "fixtures/two-pages.pdf", "--pages", "5-6"]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe("pagestream: fixtures/two-pages.pdf: no_pages: None of the requested pages exist in this document: it has 2 page(s).\n");
+  });
+
+  it("prints the document and page records with --format json", () => {
+    const r = cli(["extract", "fixtures/two-pages.pdf", "--format", "json"]);
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out)).toEqual(["document", "pages", "warnings"]);
+    expect(out.document).toMatchObject({ pageCount: 2, tagged: false, title: expect.any(String) });
+    expect(out.document.id).toMatch(/^[0-9a-f]{64}$/);
+    expect(out.pages.map((p: { number: number }) => p.number)).toEqual([1, 2]);
+    expect(Object.keys(out.pages[0]).slice(0, 2)).toEqual(["number", "text"]);
+    expect(out.pages[0]).toMatchObject({ empty: false, orderSource: "geometry", mode: "reflow" });
+    expect(out.pages[0].lines[0].runs[0]).toMatchObject({ text: expect.any(String), x: expect.any(Number), fontSize: expect.any(Number) });
+  });
+
+  it("names the file and the problem for a file that is not a PDF, and exits 3", async () => {
+    await writeFile(join(tmp, "notes.pdf"), "just some text\n");
+    const r = cli(["extract", join(tmp, "notes.pdf")]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`${join(tmp, "notes.pdf")}: not_pdf: `);
+  });
+
+  it("exits 2 for a missing file or a bad option", () => {
+    expect(cli(["extract", "no-such.pdf"]).code).toBe(2);
+    expect(cli(["extract", "fixtures/two-pages.pdf", "--mode", "sideways"]).code).toBe(2);
+    const badRange = cli(["extract", "fixtures/two-pages.pdf", "--pages", "4-2"]);
+    expect(badRange.code).toBe(2);
+    expect(badRange.stderr).toContain('"4-2" ends before it starts');
+  });
+});
+
+describe("pagestream validate", () => {
+  it("accepts the default pipeline.yaml", () => {
+    const r = cli(["validate"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^pipeline\.yaml: ok/);
+  });
+
+  it("prints every problem with file:line:col and exits 2", async () => {
+    const file = join(tmp, "broken.yaml");
+    await writeFile(file, "source:\n  type: folder\nstages:\n  - type: extract\n    mode: sideways\nsinks: [{ type: jsonl, colour: red }]\n");
+    const r = cli(["validate", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      `${file}:2:3 source.path: is required (string)`,
+      `${file}:5:11 stages[0].mode: expected one of "reflow", "preserve", got "sideways"`,
+      `${file}:6:24 sinks[0].colour: unknown option "colour"`,
+    ]);
+  });
+});
+
+describe("pagestream run", () => {
+  it("runs the default pipeline.yaml on the sample PDFs into out/pages.jsonl", async () => {
+    const dir = await mkdtemp(join(tmp, "default-"));
+    await copyFile("pipeline.yaml", join(dir, "pipeline.yaml"));
+    await symlink(resolve("fixtures"), join(dir, "fixtures"));
+    const r = cli(["run"], { cwd: dir });
+    expect(r.stderr).toMatch(/3 document\(s\) ingested \(9 pages\), 0 failed/);
+    expect(r.code).toBe(0);
+    const records = (await readFile(join(dir, "out/pages.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    expect(records.map((r) => `${r.uri.split("/").pop()}:${r.page}`)).toEqual([
+      "meeting-minutes.pdf:1",
+      "meeting-minutes.pdf:2",
+      "quarterly-report.pdf:1",
+      "quarterly-report.pdf:2",
+      "quarterly-report.pdf:3",
+      "quarterly-report.pdf:4",
+      "service-agreement.pdf:1",
+      "service-agreement.pdf:2",
+      "service-agreement.pdf:3",
+    ]);
+  });
+
+  it("finishes with exit 3 and an error record when a document fails", async () => {
+    const dir = await mkdtemp(join(tmp, "mixed-"));
+    await copyFile("fixtures/two-pages.pdf", join(dir, "good.pdf"));
+    await writeFile(join(dir, "broken.pdf"), "%PDF-1.7\ngarbage");
+    await writeFile(join(dir, "p.yaml"), "source: { type: folder, path: . }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: out.jsonl }]\n");
+    const r = cli(["run", "p.yaml"], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`${join(dir, "broken.pdf")}: damaged: `);
+    const records = (await readFile(join(dir, "out.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    expect(records.map((r) => r.type)).toEqual(["error", "page", "page"]);
+  });
+
+  it("exits 2 without running when the pipeline is invalid", async () => {
+    const file = join(tmp, "invalid.yaml");
+    await writeFile(file, "source: { type: folder }\n");
+    expect(cli(["run", file]).code).toBe(2);
+  });
+});
