@@ -49,7 +49,8 @@ export interface Stage {
   /**
    * Builds the stream of one document's records. Called once per document with the records of
    * the stage before it; a stage that needs the whole document (furniture, chunking) can
-   * collect them, one that works page by page maps them (see `stage-operators.ts`).
+   * collect them, one that works page by page maps them (see `stage-operators.ts`: mapPages,
+   * wholeDocument).
    */
   apply(records: Observable<DocRecord>, context: DocumentContext): Observable<DocRecord>;
 }

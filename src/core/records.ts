@@ -113,8 +113,37 @@ export interface PageRecord {
   orderSource: OrderSource;
 }
 
-/** The records a document's stream carries between stages. Later stages add chunk records. */
-export type DocRecord = PageRecord;
+/**
+ * A piece of a document's text sized for embedding, made by the chunk stage. Offsets are into
+ * the document's text: its pages' texts joined by one blank line, in page order.
+ */
+export interface ChunkRecord {
+  type: "chunk";
+  /** UUIDv5 of the document id and the chunk index: the same on every run. */
+  id: string;
+  documentId: string;
+  uri: string;
+  /** 0-based position in the document. */
+  index: number;
+  text: string;
+  /** First and last page (1-based) the chunk's text comes from. */
+  pageStart: number;
+  pageEnd: number;
+  /** Printed page labels of those pages, where the document shows them. */
+  pageLabels: string[];
+  charStart: number;
+  charEnd: number;
+  tokenCount: number;
+  tokenizer: string;
+  encoding: string;
+  /** Headings above the chunk, outermost first. */
+  headings: string[];
+  /** Conditions of the source text a consumer may care about (scan, ocr_layer, columns_uncertain…). */
+  flags: string[];
+}
+
+/** The records a document's stream carries between stages. */
+export type DocRecord = PageRecord | ChunkRecord;
 
 /** Closed set of reasons a document can fail. Sinks and summaries count failures by these. */
 export const ERROR_CODES = [
@@ -151,5 +180,5 @@ export interface DocumentWarning {
 
 /** Everything the sinks receive about one document. */
 export type DocumentResult =
-  | { status: "ok"; uri: string; document: DocumentInfo; pages: PageRecord[]; warnings: DocumentWarning[] }
+  | { status: "ok"; uri: string; document: DocumentInfo; pages: PageRecord[]; chunks: ChunkRecord[]; warnings: DocumentWarning[] }
   | { status: "failed"; uri: string; error: ErrorRecord; warnings: DocumentWarning[] };

@@ -13,7 +13,7 @@ import { DocumentError, describeError } from "./document-error.js";
 import { mapOrdered } from "./ordered-concurrency.js";
 import { hasPdfSignature } from "./pdf-signature.js";
 import type { DocumentContext, RunSummary, Sink, Source, Stage } from "./plugin.js";
-import type { DocRecord, DocumentResult, DocumentWarning, ErrorRecord, PageRecord, SourceItem } from "./records.js";
+import type { ChunkRecord, DocRecord, DocumentResult, DocumentWarning, ErrorRecord, PageRecord, SourceItem } from "./records.js";
 
 export interface Pipeline {
   source: Source;
@@ -69,8 +69,9 @@ export async function processDocument(item: SourceItem, stages: readonly Stage[]
     for (const stage of stages) records = stage.apply(records, context);
     const out = await lastValueFrom(records.pipe(toArray()));
     const pages = out.filter((r): r is PageRecord => r.type === "page");
+    const chunks = out.filter((r): r is ChunkRecord => r.type === "chunk");
     if (!context.document) throw new DocumentError("stage_failed", "no stage opened the document (the first stage must read it, e.g. extract)");
-    return { status: "ok", uri: item.uri, document: context.document, pages, warnings };
+    return { status: "ok", uri: item.uri, document: context.document, pages, chunks, warnings };
   } catch (err) {
     return { status: "failed", uri: item.uri, error: toErrorRecord(item.uri, err, documentId), warnings };
   }

@@ -31,6 +31,7 @@ const ok: DocumentResult = {
   uri: "/in/a.pdf",
   document: { id: "abc", uri: "/in/a.pdf", size: 10, pageCount: 2, tagged: false },
   pages: [page(1), page(2)],
+  chunks: [],
   warnings: [{ code: "page_unreadable", message: "page 3 could not be read", pages: [3] }],
 };
 const failed: DocumentResult = { status: "failed", uri: "/in/b.pdf", error: { type: "error", uri: "/in/b.pdf", code: "not_pdf", message: "not a PDF" }, warnings: [] };
