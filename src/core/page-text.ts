@@ -3,7 +3,8 @@
  * or paragraphs calls this again, so the text and the structure never disagree.
  * - reflow: a paragraph's lines joined into one line, paragraphs separated by one blank line;
  * - preserve: every line kept, paragraphs still separated by one blank line.
- * Verbatim paragraphs (code) keep their lines and indentation in both modes.
+ * Verbatim paragraphs (code) keep their lines and indentation in both modes, and tables one row
+ * per line with tab-separated cells.
  * No space is ever put after a hyphen that ends a line glued to a word ("COVID-" + "19"): whether
  * that hyphen stays is the dehyphenation stage's decision, and a space would be wrong either way.
  * A soft hyphen (U+00AD) at a line end joins the word in reflow and prints as "-" in preserve.
@@ -15,13 +16,14 @@ const GLUED_HYPHEN_END = /[\p{L}\p{N}][-\u2010\u2011]$/u;
 
 export function renderPageText(lines: readonly Line[], paragraphs: readonly Paragraph[], mode: TextMode): string {
   return paragraphs
-    .map((p) => renderParagraph(lines.slice(p.start, p.end), p.kind === "verbatim" ? "verbatim" : mode))
+    .map((p) => renderParagraph(lines.slice(p.start, p.end), p.kind === "text" ? mode : p.kind))
     .filter((t) => t.length > 0)
     .join("\n\n");
 }
 
-function renderParagraph(lines: readonly Line[], mode: TextMode | "verbatim"): string {
+function renderParagraph(lines: readonly Line[], mode: TextMode | "verbatim" | "table"): string {
   if (mode === "verbatim") return renderVerbatim(lines);
+  if (mode === "table") return lines.map((l) => l.text).join("\n");
   const texts = lines.map((l) => l.text.trim()).filter((t) => t.length > 0);
   if (mode === "preserve") return texts.map((t) => (t.endsWith(SOFT_HYPHEN) ? t.slice(0, -1) + "-" : t)).join("\n");
   let out = "";

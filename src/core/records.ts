@@ -58,6 +58,10 @@ export interface TextRun {
   monospace?: boolean;
   /** Slope of the run's baseline in the page's frame (tan of its tilt), when it is not level. */
   skew?: number;
+  /** The marked-content id it was painted in (`p10R_mc3`), on tagged pages. */
+  mcid?: string;
+  /** Painted inside an /Artifact sequence: page furniture by declaration. */
+  artifact?: boolean;
 }
 
 /** Runs that share a baseline, left to right, joined with word spaces where the gaps say so. */
@@ -72,16 +76,26 @@ export interface Line {
   runs: TextRun[];
   /** True when the text runs in another direction than the page's body text (a vertical margin note). */
   offAxis?: boolean;
+  /**
+   * The structure role of the line's element on a tagged page (H1…H6, P, LI, Caption…), `TR`
+   * for a table row (cells separated by tabs in `text`), `Artifact` for declared furniture.
+   */
+  role?: string;
 }
 
-/** What a paragraph holds: running text is reflowed; `verbatim` keeps its line breaks (code, typewriter listings). */
-export type ParagraphKind = "text" | "verbatim";
+/**
+ * What a paragraph holds: running text is reflowed; `verbatim` keeps its line breaks (code,
+ * typewriter listings); `table` keeps one row per line, cells separated by tabs.
+ */
+export type ParagraphKind = "text" | "verbatim" | "table";
 
 /** Consecutive lines that form one paragraph: `lines[start]` up to, not including, `lines[end]`. */
 export interface Paragraph {
   start: number;
   end: number;
   kind: ParagraphKind;
+  /** The structure role of the paragraph's element, on tagged pages (P, H1, LI, Table…). */
+  role?: string;
 }
 
 /** How the text of a page is laid out: `reflow` joins the lines of a paragraph, `preserve` keeps every line. */
@@ -111,11 +125,18 @@ export interface PageRecord {
   /** True when the page has no text at all. */
   empty: boolean;
   orderSource: OrderSource;
+  /** Why that order: which case of the structure path applied, or why it was declined. */
+  orderReason: string;
+  /** Characters outside every tagged element (0 on untagged pages, where nothing is tagged). */
+  untaggedGlyphs: number;
+  /** Most columns side by side on the page, or "uncertain" when the layout could not be told. */
+  columns: number | "uncertain";
 }
 
 /**
  * A piece of a document's text sized for embedding, made by the chunk stage. Offsets are into
- * the document's text: its pages' texts joined by one blank line, in page order.
+ * the document's text: the texts of its pages that have text, joined by one blank line in page
+ * order — what `pagestream extract` prints (see `src/stages/chunk/document-text.ts`).
  */
 export interface ChunkRecord {
   type: "chunk";
@@ -125,17 +146,27 @@ export interface ChunkRecord {
   uri: string;
   /** 0-based position in the document. */
   index: number;
+  /** `prefix` followed by the document's text from `charStart` to `charEnd`. */
   text: string;
+  /**
+   * Text put in front of the document's text: the header row of a table continued from the
+   * chunk before, so that every part of a split table reads on its own; "" otherwise.
+   */
+  prefix: string;
   /** First and last page (1-based) the chunk's text comes from. */
   pageStart: number;
   pageEnd: number;
   /** Printed page labels of those pages, where the document shows them. */
   pageLabels: string[];
+  /** Offsets into the document's text (UTF-16 code units, end exclusive), overlap included. */
   charStart: number;
   charEnd: number;
+  /** Tokens in `text`, counted by `tokenizer` with `encoding`. */
   tokenCount: number;
   tokenizer: string;
   encoding: string;
+  /** The chunk stage's limits that shaped the chunk (what a re-run must match to give the same chunks). */
+  limits: { maxTokens: number; overlapTokens: number; minTokens: number };
   /** Headings above the chunk, outermost first. */
   headings: string[];
   /** Conditions of the source text a consumer may care about (scan, ocr_layer, columns_uncertain…). */

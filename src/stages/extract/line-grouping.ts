@@ -44,7 +44,7 @@ export function groupLines(runs: readonly TextRun[], options: LineGroupingOption
       open.push({ runs: [run], y: level, fontSize: run.fontSize, mainChars: run.text.trim().length });
     }
   }
-  return open.map((l) => ({ ...buildLine(l.runs, options), y: l.y }));
+  return open.map((l) => buildLine(l.runs, options));
 }
 
 /** Makes a line from runs that share a baseline. */
@@ -53,22 +53,24 @@ export function buildLine(runs: readonly TextRun[], options: SpacingOptions): Li
   const text = joinRuns(ordered, options);
   const left = Math.min(...ordered.map((r) => r.x));
   const right = Math.max(...ordered.map((r) => r.x + r.width));
-  const { fontSize, y } = dominantSize(ordered);
+  const { fontSize, run } = dominantSize(ordered);
+  // For a tilted line, the baseline where the line starts: lines that start together compare.
+  const y = run.y + (left - run.x) * (run.skew ?? 0);
   return { text, x: left, y, width: right - left, fontSize, runs: ordered };
 }
 
-/** The font size (and its baseline) that most of the line's characters are set in. */
-function dominantSize(runs: readonly TextRun[]): { fontSize: number; y: number } {
-  const bySize = new Map<number, { chars: number; y: number }>();
+/** The font size that most of the line's characters are set in, and the first run set in it. */
+function dominantSize(runs: readonly TextRun[]): { fontSize: number; run: TextRun } {
+  const bySize = new Map<number, { chars: number; run: TextRun }>();
   for (const r of runs) {
     const key = Math.round(r.fontSize * 10) / 10;
-    const entry = bySize.get(key) ?? { chars: 0, y: r.y };
+    const entry = bySize.get(key) ?? { chars: 0, run: r };
     entry.chars += r.text.trim().length;
     bySize.set(key, entry);
   }
-  let best = { fontSize: runs[0]!.fontSize, chars: -1, y: runs[0]!.y };
-  for (const [fontSize, { chars, y }] of bySize) {
-    if (chars > best.chars) best = { fontSize, chars, y };
+  let best = { fontSize: runs[0]!.fontSize, chars: -1, run: runs[0]! };
+  for (const [fontSize, { chars, run }] of bySize) {
+    if (chars > best.chars) best = { fontSize, chars, run };
   }
-  return { fontSize: best.fontSize, y: best.y };
+  return { fontSize: best.fontSize, run: best.run };
 }

@@ -1,18 +1,49 @@
 /**
- * A page's text items → lines, paragraphs and text, in two phases so that a page with too few
- * lines to measure its own line gap (a title page) can use the document's. Pure: tests feed it
- * items directly. Body text comes first; text in another direction (a vertical margin note)
- * follows as its own lines and paragraphs, so it can never break into a sentence.
+ * A page's text items → lines in reading order → paragraphs → text.
+ *
+ * Phase one (per page) decides the order. A tagged page whose structure tree claims most of its
+ * characters is read in structure order (structure-order.ts), its paragraphs and table cells
+ * given by the tags; any other page is read geometrically: lines by baseline, columns found
+ * (column-layout.ts), tables found (table-detection.ts). Either way the result is a list of
+ * sections: paragraphs already decided (a tagged P, a table) or a flow of lines whose
+ * paragraphs geometry decides.
+ *
+ * Phase two (once the document's pages are read) finds those paragraphs, with the document's
+ * line gap for pages too sparse to measure their own, and renders the text.
+ *
+ * Text in another direction than the body (a vertical margin note) always follows the body as
+ * its own flow, so it can never break into a sentence. Pure: tests feed it items directly.
  */
 import { renderPageText } from "../../core/page-text.js";
-import type { Line, Paragraph, TextMode } from "../../core/records.js";
+import type { Line, Paragraph, ParagraphKind, TextMode, TextRun } from "../../core/records.js";
+import { orderByColumns, type ColumnOptions } from "./column-layout.js";
 import { groupLines, type LineGroupingOptions } from "./line-grouping.js";
+import { markItems } from "./marked-content.js";
 import { lineGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
+import { readStructureOrder, type StructTreeNode, type StructureOrder } from "./structure-order.js";
+import { detectTables } from "./table-detection.js";
 import { normalizeLineText, type NormalizationOptions } from "./text-normalization.js";
-import { orientRuns, type PdfFontStyles, type PdfTextItem } from "./text-runs.js";
+import { orientRuns, type PdfFontStyles } from "./text-runs.js";
 
-export interface LayoutOptions extends LineGroupingOptions, ParagraphOptions, NormalizationOptions {
+/** `auto` follows a tagged page's structure tree when it claims most of the page; the others force one path. */
+export type ReadingOrder = "auto" | "structure" | "geometry";
+
+export interface LayoutOptions extends LineGroupingOptions, ParagraphOptions, NormalizationOptions, ColumnOptions {
   mode: TextMode;
+  readingOrder: ReadingOrder;
+}
+
+/** Lines whose paragraph is known (a tagged element, a table), or a flow that geometry splits. */
+export type Section =
+  | { kind: "paragraph"; lines: Line[]; paragraph: ParagraphKind; role?: string }
+  | { kind: "flow"; lines: Line[]; flowBreaks: ReadonlySet<number> };
+
+export interface PageLines {
+  sections: Section[];
+  orderSource: "structure" | "geometry";
+  orderReason: string;
+  untaggedGlyphs: number;
+  columns: number | "uncertain";
 }
 
 export interface PageLayout {
@@ -21,43 +52,186 @@ export interface PageLayout {
   text: string;
 }
 
-/** A page's lines before paragraphs are found: the body first, then each off-axis group. */
-export type LineBlocks = Line[][];
+/** Untagged characters × this may be at most the page's characters for the tree to be trusted (DOMAIN §9). */
+const UNTAGGED_TRUST_FACTOR = 4;
 
-/** Phase one, per page: items → lines, normalised, in blocks that paragraphs never cross. */
-export function layoutLines(items: readonly PdfTextItem[], styles: PdfFontStyles, options: LayoutOptions): LineBlocks {
-  const { body, offAxis } = orientRuns(items, styles);
-  const normalise = (lines: Line[]) => {
-    for (const line of lines) line.text = normalizeLineText(line.text, options).trim();
-    return lines.filter((l) => l.text.length > 0);
+/** Roles whose element is one paragraph; other elements with direct content are split by geometry. */
+const PARAGRAPH_ROLES = new Set(["P", "H", "H1", "H2", "H3", "H4", "H5", "H6", "LI", "Lbl", "LBody", "Caption", "TOCI", "Note", "BibEntry", "Title", "FENote"]);
+
+/** Phase one: items (with marked content) → sections in reading order. */
+export function layoutLines(
+  items: readonly unknown[],
+  styles: PdfFontStyles,
+  structTree: StructTreeNode | null | undefined,
+  options: LayoutOptions,
+): PageLines {
+  const { body, offAxis } = orientRuns(markItems(items), styles);
+  const tail = offAxis.map((group) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true }))));
+  const geometric = (reason: string, untaggedGlyphs: number): PageLines => {
+    const page = geometricOrder(body, options);
+    return finish({ ...page, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
   };
-  const blocks = [normalise(groupLines(body, options))];
-  for (const group of offAxis) {
-    const lines = normalise(groupLines(group, options));
-    for (const line of lines) line.offAxis = true;
-    blocks.push(lines);
+
+  if (options.readingOrder === "geometry") return geometric("geometry was asked for", 0);
+  const order = readStructureOrder(structTree);
+  if (!order) {
+    const marked = body.some((r) => r.mcid);
+    return geometric(marked ? "marked content without a structure tree to order it" : "no structure tree", 0);
   }
-  return blocks.filter((b) => b.length > 0);
+  const chars = (runs: readonly TextRun[]) => runs.reduce((n, r) => n + r.text.replace(/\s/g, "").length, 0);
+  const untagged = body.filter((r) => !r.mcid || !order.places.has(r.mcid));
+  const untaggedGlyphs = chars(untagged);
+  const total = chars(body);
+  if (options.readingOrder === "auto" && untaggedGlyphs * UNTAGGED_TRUST_FACTOR > total) {
+    const share = total ? Math.round((100 * untaggedGlyphs) / total) : 0;
+    return geometric(`${share}% of the page's characters are outside the structure tree`, untaggedGlyphs);
+  }
+  const sections = structureSections(body, order, options);
+  const rest = untagged.length ? geometricOrder(untagged, options).sections : [];
+  return finish(
+    {
+      sections: [...sections, ...rest, ...tail],
+      orderSource: "structure",
+      orderReason: untaggedGlyphs ? `structure tree; ${untaggedGlyphs} untagged characters follow as a geometric tail` : "structure tree",
+      untaggedGlyphs,
+      columns: 1,
+    },
+    options,
+  );
+}
+
+function flow(lines: Line[], flowBreaks: ReadonlySet<number> = new Set()): Section {
+  return { kind: "flow", lines, flowBreaks };
+}
+
+/** Geometric order: rows by baseline, columns, then tables cut out of the flow. */
+function geometricOrder(runs: readonly TextRun[], options: LayoutOptions): Pick<PageLines, "sections" | "columns"> {
+  const rows = groupLines(runs, options);
+  const { lines, flowBreaks, columns } = orderByColumns(rows, options);
+  for (const line of lines) if (line.runs.every((r) => r.artifact)) line.role = "Artifact";
+  const sections: Section[] = [];
+  let from = 0;
+  const pushFlow = (to: number) => {
+    if (to <= from) return;
+    const breaks = new Set([...flowBreaks].filter((b) => b > from && b < to).map((b) => b - from));
+    sections.push(flow(lines.slice(from, to), breaks));
+  };
+  for (const table of detectTables(lines, options)) {
+    pushFlow(table.start);
+    sections.push({ kind: "paragraph", lines: table.rows, paragraph: "table" });
+    from = table.end;
+  }
+  pushFlow(lines.length);
+  return { sections, columns };
+}
+
+/** Structure order: each block element in logical order, its lines grouped geometrically within it. */
+function structureSections(runs: readonly TextRun[], order: StructureOrder, options: LayoutOptions): Section[] {
+  const blocks = new Map<number, { first: number; role: string; runs: TextRun[] }>();
+  for (const run of runs) {
+    const place = run.mcid ? order.places.get(run.mcid) : undefined;
+    if (!place) continue;
+    const block = blocks.get(place.block) ?? { first: place.order, role: place.role, runs: [] };
+    block.first = Math.min(block.first, place.order);
+    // A hyphen the producer tagged as a soft hyphen is the typesetter's: it joins its word.
+    block.runs.push(place.softHyphen && /^\s*-\s*$/.test(run.text) ? { ...run, text: "\u00AD" } : run);
+    blocks.set(place.block, block);
+  }
+  const sections: Section[] = [];
+  for (const block of [...blocks.values()].sort((a, b) => a.first - b.first)) {
+    const cells = block.runs.filter((r) => order.places.get(r.mcid!)?.cell);
+    if (cells.length) {
+      sections.push({ kind: "paragraph", lines: tableRows(block.runs, order, options), paragraph: "table", role: "Table" });
+      continue;
+    }
+    const lines = groupLines(block.runs, options);
+    for (const line of lines) line.role = block.role;
+    if (PARAGRAPH_ROLES.has(block.role)) {
+      const verbatim = lines.every((l) => l.runs.every((r) => r.monospace));
+      sections.push({ kind: "paragraph", lines, paragraph: verbatim ? "verbatim" : "text", role: block.role });
+    } else {
+      sections.push(flow(lines));
+    }
+  }
+  return sections;
+}
+
+/** A tagged table: one line per TR, the TD/TH texts joined by tabs, empty cells kept empty. */
+function tableRows(runs: readonly TextRun[], order: StructureOrder, options: LayoutOptions): Line[] {
+  const cells = new Map<string, TextRun[]>();
+  let table = -1;
+  for (const run of runs) {
+    const cell = order.places.get(run.mcid!)?.cell;
+    if (!cell) continue;
+    table = cell.table;
+    const key = `${cell.row}:${cell.column}`;
+    cells.set(key, [...(cells.get(key) ?? []), run]);
+  }
+  const shape = order.tables.get(table) ?? [];
+  const lines: Line[] = [];
+  shape.forEach((columns, row) => {
+    const rowRuns: TextRun[] = [];
+    const texts: string[] = [];
+    for (let column = 0; column < columns; column++) {
+      const cellRuns = cells.get(`${row}:${column}`) ?? [];
+      rowRuns.push(...cellRuns);
+      texts.push(
+        groupLines(cellRuns, options)
+          .map((l) => normalizeLineText(l.text, options).trim())
+          .filter(Boolean)
+          .join(" "),
+      );
+    }
+    if (rowRuns.length === 0) return;
+    const [line] = groupLines(rowRuns, { ...options, lineTolerance: Infinity });
+    lines.push({ ...line!, text: texts.join("\t"), role: "TR" });
+  });
+  return lines;
+}
+
+/** Normalises every line's text (ligatures, soft hyphens, spaces) and drops lines left empty. */
+function finish(page: PageLines, options: LayoutOptions): PageLines {
+  const sections: Section[] = [];
+  for (const section of page.sections) {
+    const keep: Line[] = [];
+    const breaks = new Set<number>();
+    section.lines.forEach((line, i) => {
+      const text = normalizeLineText(line.text, options).replace(/^ +| +$/g, "");
+      if (!text.replace(/\t/g, "")) return;
+      if (section.kind === "flow" && section.flowBreaks.has(i)) breaks.add(keep.length);
+      keep.push({ ...line, text });
+    });
+    if (keep.length === 0) continue;
+    sections.push(section.kind === "flow" ? { kind: "flow", lines: keep, flowBreaks: breaks } : { ...section, lines: keep });
+  }
+  return { ...page, sections };
 }
 
 /** The document's line gap, for pages with too few lines to measure their own. */
-export function documentLineGap(pages: readonly LineBlocks[]): number {
-  return typicalLineGap(pages.flatMap((blocks) => blocks.flatMap(lineGaps)));
+export function documentLineGap(pages: readonly PageLines[]): number {
+  return typicalLineGap(pages.flatMap((p) => p.sections.flatMap((s) => (s.kind === "flow" ? lineGaps(s.lines, s.flowBreaks) : []))));
 }
 
 /** Phase two: paragraphs and text. */
-export function layoutParagraphs(blocks: LineBlocks, options: LayoutOptions, fallbackGap = 0): PageLayout {
+export function layoutParagraphs(page: PageLines, options: LayoutOptions, fallbackGap = 0): PageLayout {
   const lines: Line[] = [];
   const paragraphs: Paragraph[] = [];
-  for (const block of blocks) {
+  for (const section of page.sections) {
     const offset = lines.length;
-    lines.push(...block);
-    for (const p of segmentParagraphs(block, options, fallbackGap)) paragraphs.push({ ...p, start: p.start + offset, end: p.end + offset });
+    lines.push(...section.lines);
+    if (section.kind === "paragraph") {
+      paragraphs.push({ start: offset, end: lines.length, kind: section.paragraph, ...(section.role ? { role: section.role } : {}) });
+      continue;
+    }
+    for (const p of segmentParagraphs(section.lines, options, fallbackGap, section.flowBreaks)) {
+      const role = section.lines[p.start]?.role;
+      paragraphs.push({ ...p, start: p.start + offset, end: p.end + offset, ...(role ? { role } : {}) });
+    }
   }
   return { lines, paragraphs, text: renderPageText(lines, paragraphs, options.mode) };
 }
 
 /** Both phases for a page on its own (tests, single pages). */
-export function layoutPage(items: readonly PdfTextItem[], styles: PdfFontStyles, options: LayoutOptions): PageLayout {
-  return layoutParagraphs(layoutLines(items, styles, options), options);
+export function layoutPage(items: readonly unknown[], styles: PdfFontStyles, options: LayoutOptions, structTree?: StructTreeNode | null): PageLayout {
+  return layoutParagraphs(layoutLines(items, styles, structTree, options), options);
 }

@@ -45,15 +45,23 @@ function aligned(x1: number, x2: number, fontSize: number): boolean {
 /**
  * Splits lines into paragraphs. `fallbackGap` is the document's line gap (see typicalLineGap),
  * used on a page with too few lines to measure its own: a title page, a cover letter's last page.
+ * `flowBreaks` are the lines where the text moves on to the top of the next column: a paragraph
+ * continues there unless the column's first line or the last line before says it does not.
  */
-export function segmentParagraphs(lines: readonly Line[], options: ParagraphOptions, fallbackGap = 0): Paragraph[] {
+export function segmentParagraphs(
+  lines: readonly Line[],
+  options: ParagraphOptions,
+  fallbackGap = 0,
+  flowBreaks: ReadonlySet<number> = new Set(),
+): Paragraph[] {
   if (lines.length === 0) return [];
-  const gaps = lineGaps(lines);
+  const gaps = lineGaps(lines, flowBreaks);
   const lineGap = gaps.length >= MIN_GAPS_FOR_PAGE_MEASURE || fallbackGap <= 0 ? typicalLineGap(gaps) : fallbackGap;
   const paragraphs: Paragraph[] = [];
   let start = 0;
   for (let i = 1; i < lines.length; i++) {
-    if (startsParagraph(lines, i, lineGap, options)) {
+    const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(lines, i, lineGap, options);
+    if (breaks) {
       paragraphs.push(makeParagraph(lines, start, i));
       start = i;
     }
@@ -71,9 +79,10 @@ function makeParagraph(lines: readonly Line[], start: number, end: number): Para
 const MIN_GAPS_FOR_PAGE_MEASURE = 6;
 
 /** The gaps between consecutive lines of one size, in units of their font size. */
-export function lineGaps(lines: readonly Line[]): number[] {
+export function lineGaps(lines: readonly Line[], flowBreaks: ReadonlySet<number> = new Set()): number[] {
   const gaps: number[] = [];
   for (let i = 1; i < lines.length; i++) {
+    if (flowBreaks.has(i)) continue;
     const prev = lines[i - 1]!;
     const line = lines[i]!;
     const gap = prev.y - line.y;
@@ -111,6 +120,21 @@ function startsParagraph(lines: readonly Line[], i: number, lineGap: number, o: 
   // chose; without a gap they stay one paragraph.
   if (!aligned(line.x, prev.x, line.fontSize)) return false;
   return followsShortLine(lines, i, o);
+}
+
+/**
+ * At the top of a new column: the paragraph goes on when the last line of the column before ran
+ * to its margin and this line is neither indented against the line under it nor of another size.
+ */
+function continuesAcrossColumns(lines: readonly Line[], i: number, o: ParagraphOptions): boolean {
+  const prev = lines[i - 1]!;
+  const line = lines[i]!;
+  if (!sameSize(prev.fontSize, line.fontSize) || isMonospace(prev) !== isMonospace(line)) return false;
+  const next = lines[i + 1];
+  if (next && line.x - next.x > o.indentRatio * line.fontSize) return false;
+  let right = prev.x + prev.width;
+  for (let j = Math.max(0, i - 4); j < i; j++) right = Math.max(right, lines[j]!.x + lines[j]!.width);
+  return right - (prev.x + prev.width) <= firstWordWidth(line) + 2 * o.spaceRatio * line.fontSize;
 }
 
 /** The first line of a paragraph set with an indent and no gap: the text returns to the margin after it. */

@@ -4,9 +4,10 @@ import { DocumentError, describeError } from "../../core/document-error.js";
 import { parsePageRange, selectPages, type PageSpan } from "../../core/page-range.js";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
-import { documentLineGap, layoutLines, layoutParagraphs, type LayoutOptions, type LineBlocks } from "./page-layout.js";
+import { documentLineGap, layoutLines, layoutParagraphs, type LayoutOptions, type PageLines } from "./page-layout.js";
+import type { StructTreeNode } from "./structure-order.js";
 import { openPdf } from "./pdfjs-loader.js";
-import type { PdfFontStyles, PdfTextItem } from "./text-runs.js";
+import type { PdfFontStyles } from "./text-runs.js";
 
 const pageRange = z.string().superRefine((value, ctx) => {
   try {
@@ -44,6 +45,17 @@ const options = z.strictObject({
     .positive()
     .default(1)
     .describe("A first line indented by more than this × font size starts a paragraph (LaTeX-style paragraphs)."),
+  reading_order: z
+    .enum(["auto", "structure", "geometry"])
+    .default("auto")
+    .describe(
+      "auto follows a tagged page's structure tree when it claims at least 80 % of the page's characters, else geometry; structure follows any tree there is; geometry never does.",
+    ),
+  column_gap_ratio: z
+    .number()
+    .positive()
+    .default(0.7)
+    .describe("A gap wider than this × font size inside a line may separate columns or table cells; columns and tables are then confirmed by alignment down the page."),
   expand_ligatures: z.boolean().default(true).describe("Write ligature characters (ﬁ, ﬂ, ﬀ…) as their letters."),
   remove_soft_hyphens: z
     .boolean()
@@ -84,6 +96,8 @@ export function layoutOptions(opts: ExtractOptions): LayoutOptions {
     expandLigatures: opts.expand_ligatures,
     removeSoftHyphens: opts.remove_soft_hyphens,
     collapseLetterSpacing: opts.collapse_letter_spacing,
+    readingOrder: opts.reading_order,
+    gutterRatio: opts.column_gap_ratio,
   };
 }
 
@@ -130,7 +144,7 @@ async function* extractPages(
     }
     const failed = read.filter((r) => r.error !== undefined);
     if (failed.length === read.length) throw new DocumentError("damaged", `no page could be read: ${failed[0]!.error}`);
-    const fallbackGap = documentLineGap(read.flatMap((r) => (r.page ? [r.page.blocks] : [])));
+    const fallbackGap = documentLineGap(read.flatMap((r) => (r.page ? [r.page.lines] : [])));
     for (const { number, page } of read) yield pageRecord(context, number, layout, page, fallbackGap);
   } finally {
     await pdf.destroy().catch(() => {});
@@ -140,7 +154,7 @@ async function* extractPages(
 type PdfDocument = Awaited<ReturnType<typeof openPdf>>;
 
 interface ReadPage {
-  blocks: LineBlocks;
+  lines: PageLines;
   width: number;
   height: number;
   rotation: number;
@@ -150,9 +164,12 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions)
   const page = await pdf.getPage(number);
   try {
     const viewport = page.getViewport({ scale: 1 });
-    const content = await page.getTextContent();
-    const items = content.items.filter((it): it is PdfTextItem & (typeof content.items)[number] => "str" in it);
-    return { blocks: layoutLines(items, content.styles as PdfFontStyles, layout), width: viewport.width, height: viewport.height, rotation: page.rotate };
+    const content = await page.getTextContent({ includeMarkedContent: true });
+    // The structure tree is only fetched for pages that mark content with MCIDs.
+    const tagged = layout.readingOrder !== "geometry" && content.items.some((it) => "id" in it && it.id);
+    const tree = tagged ? ((await page.getStructTree().catch(() => null)) as StructTreeNode | null) : null;
+    const lines = layoutLines(content.items, content.styles as PdfFontStyles, tree, layout);
+    return { lines, width: viewport.width, height: viewport.height, rotation: page.rotate };
   } finally {
     page.cleanup();
   }
@@ -160,7 +177,7 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions)
 
 /** The record of a page; an unreadable page (no `read`) is an empty one. */
 function pageRecord(context: DocumentContext, number: number, layout: LayoutOptions, read: ReadPage | undefined, fallbackGap: number): PageRecord {
-  const { lines, paragraphs, text } = read ? layoutParagraphs(read.blocks, layout, fallbackGap) : { lines: [], paragraphs: [], text: "" };
+  const { lines, paragraphs, text } = read ? layoutParagraphs(read.lines, layout, fallbackGap) : { lines: [], paragraphs: [], text: "" };
   return {
     type: "page",
     documentId: context.input.id,
@@ -174,7 +191,10 @@ function pageRecord(context: DocumentContext, number: number, layout: LayoutOpti
     text,
     mode: layout.mode,
     empty: text.length === 0,
-    orderSource: "geometry",
+    orderSource: read?.lines.orderSource ?? "geometry",
+    orderReason: read?.lines.orderReason ?? "the page could not be read",
+    untaggedGlyphs: read?.lines.untaggedGlyphs ?? 0,
+    columns: read?.lines.columns ?? 1,
   };
 }
 

@@ -17,6 +17,9 @@ export interface PdfTextItem {
   width: number;
   height: number;
   fontName: string;
+  /** Set by markItems on tagged pages. */
+  mcid?: string;
+  artifact?: boolean;
 }
 
 /** `textContent.styles` of pdf.js: `monospace` comes from the font's FixedPitch flag or name. */
@@ -133,6 +136,8 @@ function toRun(o: Oriented, frameAngle: number, monospaced: ReadonlySet<string>)
   const skew = Math.tan((signedAngle(o.angle - frameAngle) * Math.PI) / 180);
   if (Math.abs(skew) > 1e-4) run.skew = skew;
   if (monospaced.has(o.item.fontName)) run.monospace = true;
+  if (o.item.mcid) run.mcid = o.item.mcid;
+  if (o.item.artifact) run.artifact = true;
   return run;
 }
 
