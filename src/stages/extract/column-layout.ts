@@ -120,24 +120,35 @@ function orderRows(rows: Row[], options: ColumnOptions, state: { uncertain: bool
   ];
 }
 
-/** The gutter with the tallest run of rows that passes the tests, if any. */
+/**
+ * The gutter with the tallest run of rows that passes the tests, if any. Candidates are the wide
+ * gaps between the fragments of each row and of each pair of neighbouring rows, so columns whose
+ * baselines do not line up (every row holding one side only) are found too.
+ */
 function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boolean }): Gutter | undefined {
   let best: Gutter | undefined;
   const tried = new Set<string>();
-  rows.forEach((row, r) => {
-    for (let i = 1; i < row.fragments.length; i++) {
-      const a = row.fragments[i - 1]!;
-      const b = row.fragments[i]!;
-      if (b.x0 - a.x1 <= options.gutterRatio * Math.max(a.fontSize, b.fontSize)) continue;
-      const candidate = growGutter(rows, r, a.x1, b.x0, options);
-      const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
-      if (tried.has(key)) continue;
-      tried.add(key);
-      const verdict = judge(rows, candidate);
-      if (verdict === "uncertain") state.uncertain = true;
-      if (verdict === "columns" && (!best || candidate.end - candidate.start > best.end - best.start)) best = candidate;
+  for (let r = 0; r < rows.length; r++) {
+    const window = [...rows[r]!.fragments, ...(rows[r + 1]?.fragments ?? [])].sort((a, b) => a.x0 - b.x0);
+    let reach = -Infinity;
+    let size = 0;
+    for (const f of window) {
+      if (reach > -Infinity && f.x0 - reach > options.gutterRatio * Math.max(size, f.fontSize)) {
+        const candidate = growGutter(rows, r, reach, f.x0, options);
+        const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
+        if (!tried.has(key)) {
+          tried.add(key);
+          const verdict = judge(rows, candidate);
+          if (verdict === "uncertain") state.uncertain = true;
+          if (verdict === "columns" && (!best || candidate.end - candidate.start > best.end - best.start)) best = candidate;
+        }
+      }
+      if (f.x1 > reach) {
+        reach = f.x1;
+        size = f.fontSize;
+      }
     }
-  });
+  }
   return best;
 }
 

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import type { TextRun } from "../../src/core/records.js";
+import { orderByColumns } from "../../src/stages/extract/column-layout.js";
+import { groupLines } from "../../src/stages/extract/line-grouping.js";
+import { detectTables } from "../../src/stages/extract/table-detection.js";
+import { run } from "../helpers/runs.js";
+
+const options = { lineTolerance: 0.5, spaceRatio: 0.25, collapseLetterSpacing: true, gutterRatio: 0.7 };
+
+/** A column of `n` full lines of prose starting at (x, top), 12 pt apart, each `width` wide. */
+function column(label: string, n: number, x: number, top: number, width: number): TextRun[] {
+  return Array.from({ length: n }, (_, i) => run(`${label}${i} words of running prose fill this line`, x, top - 12 * i, 10, width));
+}
+
+function order(runs: TextRun[]) {
+  return orderByColumns(groupLines(runs, options), options);
+}
+
+describe("column layout", () => {
+  it("reads two columns down, not across", () => {
+    const { lines, columns } = order([...column("L", 6, 60, 700, 220), ...column("R", 6, 304, 700, 220)]);
+    expect(lines.map((l) => l.text.slice(0, 2))).toEqual(["L0", "L1", "L2", "L3", "L4", "L5", "R0", "R1", "R2", "R3", "R4", "R5"]);
+    expect(columns).toBe(2);
+  });
+
+  it("reads a full-width title first, then each column, then a full-width footnote", () => {
+    const runs = [run("A Title Across The Whole Page Width", 60, 740, 14, 464), ...column("L", 5, 60, 700, 220), ...column("R", 5, 304, 700, 220), run("1 A footnote that runs across the whole width of the page", 60, 600, 8, 464)];
+    const { lines } = order(runs);
+    expect(lines.map((l) => l.text.slice(0, 2))).toEqual(["A ", "L0", "L1", "L2", "L3", "L4", "R0", "R1", "R2", "R3", "R4", "1 "]);
+  });
+
+  it("handles columns whose baselines do not line up", () => {
+    const { lines } = order([...column("L", 5, 60, 700, 220), ...column("R", 5, 304, 694, 220)]);
+    expect(lines.map((l) => l.text.slice(0, 2))).toEqual(["L0", "L1", "L2", "L3", "L4", "R0", "R1", "R2", "R3", "R4"]);
+  });
+
+  it("marks where the text flows on to the next column", () => {
+    const { flowBreaks } = order([...column("L", 4, 60, 700, 220), ...column("R", 4, 304, 700, 220)]);
+    expect([...flowBreaks]).toEqual([4]);
+  });
+
+  it("does not split a single column with a centred author line into columns", () => {
+    const runs = [run("Ana Ruiz", 150, 740, 11, 50), run("Bo Chen", 250, 740, 11, 45), run("Carl Diaz", 345, 740, 11, 50), ...column("P", 6, 60, 710, 464)];
+    const { lines, columns } = order(runs);
+    expect(columns).toBe(1);
+    expect(lines.map((l) => l.text.slice(0, 3))).toEqual(["Ana", "P0 ", "P1 ", "P2 ", "P3 ", "P4 ", "P5 "]);
+  });
+
+  it("does not read a river of spaces in word-by-word text as a gutter", () => {
+    // An OCR layer: every word its own run, gaps of 0.8 em that happen to line up at x = 200.
+    const runs: TextRun[] = [];
+    for (let i = 0; i < 6; i++) {
+      const y = 700 - 14 * i;
+      runs.push(run("several", 60, y, 11, 40), run("words", 108, y, 11, 35), run("here", 151, y, 11, 40), run("and", 200, y, 11, 20), run("more", 228, y, 11, 30));
+    }
+    expect(order(runs).columns).toBe(1);
+  });
+
+  it("says the layout is uncertain when text stands on both sides of a strip but only one side reads as prose", () => {
+    const runs: TextRun[] = [];
+    for (let i = 0; i < 6; i++) {
+      runs.push(run(`Body line ${i} of ordinary prose set wide`, 60, 700 - 12 * i, 10, 300), run(`k${i}`, 420, 700 - 12 * i, 10, 12));
+    }
+    expect(order(runs).columns).toBe("uncertain");
+  });
+});
+
+describe("table detection", () => {
+  const cells = (y: number, texts: (string | null)[]) => texts.flatMap((t, i) => (t === null ? [] : [run(t, 60 + i * 110, y, 10, t.length * 5)]));
+
+  it("makes aligned rows one table: a line per row, cells by tab, empty cells kept, wrapped cells joined", () => {
+    const runs = [
+      ...cells(700, ["Item", "Supplier", "Qty", "Unit price"]),
+      ...cells(684, ["Valve", "Nordia", "4", "12.50"]),
+      ...cells(668, ["Chair", null, "89", "40.00"]),
+      ...cells(652, ["Replacement pump", "Hydra", "1", "310.00"]),
+      run("assembly", 60, 643, 10, 40),
+      ...cells(627, ["Gasket", "Nordia", "20", "0.80"]),
+    ];
+    const lines = groupLines(runs, options);
+    const [table] = detectTables(lines, options);
+    expect(table!.rows.map((r) => r.text)).toEqual([
+      "Item\tSupplier\tQty\tUnit price",
+      "Valve\tNordia\t4\t12.50",
+      "Chair\t\t89\t40.00",
+      "Replacement pump assembly\tHydra\t1\t310.00",
+      "Gasket\tNordia\t20\t0.80",
+    ]);
+    expect([table!.start, table!.end]).toEqual([0, 6]);
+  });
+
+  it("finds no table in prose", () => {
+    expect(detectTables(groupLines(column("P", 6, 60, 700, 464), options), options)).toEqual([]);
+  });
+
+  it("does not take two columns of prose for a two-column table", () => {
+    expect(detectTables(groupLines([...column("L", 5, 60, 700, 220), ...column("R", 5, 304, 700, 220)], options), options)).toEqual([]);
+  });
+});
