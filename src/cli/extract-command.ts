@@ -5,6 +5,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DEFAULT_STAGES } from "../core/default-pipeline.js";
+import { documentText } from "../core/page-text.js";
 import type { Stage } from "../core/plugin.js";
 import type { DocumentResult, PageRecord } from "../core/records.js";
 import { loadSpec } from "../core/registry.js";
@@ -18,6 +19,10 @@ export interface ExtractFlags {
   markers?: boolean;
   format: "text" | "json";
   password?: string;
+  /** commander's `--no-strip-furniture`. */
+  stripFurniture?: boolean;
+  /** commander's `--no-dehyphenate`. */
+  dehyphenate?: boolean;
 }
 
 export async function extractCommand(file: string, flags: ExtractFlags): Promise<number> {
@@ -27,7 +32,8 @@ export async function extractCommand(file: string, flags: ExtractFlags): Promise
     return EXIT.usage;
   }
   const stages: Stage[] = [];
-  for (const { type } of DEFAULT_STAGES) {
+  const skipped = new Set([...(flags.stripFurniture === false ? ["strip-furniture"] : []), ...(flags.dehyphenate === false ? ["dehyphenate"] : [])]);
+  for (const { type } of DEFAULT_STAGES.filter((s) => !skipped.has(s.type))) {
     const spec = await loadSpec("stage", type, process.cwd());
     const overrides = type === "extract" ? extractOverrides(flags) : {};
     const parsed = spec.options.safeParse(overrides);
@@ -55,11 +61,14 @@ function extractOverrides(flags: ExtractFlags): Record<string, unknown> {
   };
 }
 
-/** Body text, paragraphs and pages separated by one blank line; with markers every page is labelled. */
+/**
+ * Body text, paragraphs and pages separated by one blank line (a paragraph running over a page
+ * break reads whole); with markers every page is labelled, empty pages too.
+ */
 export function textOutput(pages: readonly PageRecord[], markers: boolean): string {
   if (markers) return pages.map((p) => `--- Page ${p.number} ---\n${p.text ? p.text + "\n" : ""}`).join("");
-  const texts = pages.filter((p) => p.text.length > 0).map((p) => p.text);
-  return texts.length ? texts.join("\n\n") + "\n" : "";
+  const text = documentText(pages);
+  return text ? text + "\n" : "";
 }
 
 function jsonOutput(result: Extract<DocumentResult, { status: "ok" }>): object {

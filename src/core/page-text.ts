@@ -48,3 +48,19 @@ function renderVerbatim(lines: readonly Line[]): string {
     })
     .join("\n");
 }
+
+/**
+ * A document's text: its pages' texts in order, one blank line between them, except where a
+ * paragraph runs over a page break (`continues`, set by dehyphenate): there the two halves are
+ * joined by a space into one paragraph. Pages without text leave no trace.
+ */
+export function documentText(pages: readonly { text: string; continues?: boolean }[]): string {
+  let out = "";
+  let joinNext = false;
+  for (const page of pages) {
+    if (!page.text) continue;
+    out += out ? (joinNext ? " " : "\n\n") + page.text : page.text;
+    joinNext = page.continues === true;
+  }
+  return out;
+}

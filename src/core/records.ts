@@ -40,6 +40,10 @@ export interface DocumentInfo {
   title?: string;
   /** True when the file has a structure tree (a tagged PDF). */
   tagged: boolean;
+  /** Set by flag-scans: the document as a whole is a scan (too few characters per page). */
+  scan?: boolean;
+  /** Set by flag-scans: the pages without selectable text. */
+  scanPages?: number[];
 }
 
 /** A piece of text drawn in one go, with its geometry in the page's reading frame (PDF points, y up). */
@@ -131,6 +135,44 @@ export interface PageRecord {
   untaggedGlyphs: number;
   /** Most columns side by side on the page, or "uncertain" when the layout could not be told. */
   columns: number | "uncertain";
+  /** Images painted on the page, when extraction looked (pages with little or invisible text). */
+  images?: number;
+  /** True when all of the page's text is drawn invisibly (render mode 3): an OCR layer over a scan. */
+  invisibleText?: boolean;
+  /** Set by flag-scans: the page has (next to) no selectable text. */
+  scan?: boolean;
+  /** Why the page was flagged: `image_only`, `no_text`, `stray_text`. */
+  scanReason?: string;
+  /** Set by flag-scans: the text is an OCR layer, not typeset text. */
+  ocrLayer?: boolean;
+  /** Set by flag-scans: share of characters that did not map to Unicode (U+FFFD, private use), when high. */
+  garbled?: number;
+  /** Text flag-scans took off a scanned page (a stamped page number), kept for audit. */
+  strayText?: string;
+  /** Set by strip-furniture: the running header and footer lines taken off the page, and its printed page label. */
+  furniture?: Furniture;
+  /** Set by dehyphenate: every line-end hyphen it decided, and why. */
+  dehyphenated?: Dehyphenation[];
+  /** Set by dehyphenate: the page's last paragraph goes on at the top of the next page. */
+  continues?: boolean;
+}
+
+export interface Furniture {
+  header: string[];
+  footer: string[];
+  /** The page number as printed ("7", "iv"), when the furniture shows one. */
+  pageLabel?: string;
+}
+
+export interface Dehyphenation {
+  /** The line's end, with its hyphen ("well-"). */
+  left: string;
+  /** The next line's first word ("known"). */
+  right: string;
+  /** What the text now says ("well-known"). */
+  result: string;
+  /** The evidence: `soft_hyphen`, `document`, `dictionary`, `case_rule`. */
+  reason: string;
 }
 
 /**

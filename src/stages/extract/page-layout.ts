@@ -40,6 +40,10 @@ export type Section =
 
 export interface PageLines {
   sections: Section[];
+  /** Non-space characters on the page. */
+  chars: number;
+  /** The text looks like an OCR engine's layer (see OrientedRuns.stretchedFixedPitch). */
+  ocrSuspect: boolean;
   orderSource: "structure" | "geometry";
   orderReason: string;
   untaggedGlyphs: number;
@@ -65,11 +69,12 @@ export function layoutLines(
   structTree: StructTreeNode | null | undefined,
   options: LayoutOptions,
 ): PageLines {
-  const { body, offAxis } = orientRuns(markItems(items), styles);
+  const { body, offAxis, stretchedFixedPitch } = orientRuns(markItems(items), styles);
+  const facts = { chars: countChars([...body, ...offAxis.flat()]), ocrSuspect: stretchedFixedPitch };
   const tail = offAxis.map((group) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true }))));
   const geometric = (reason: string, untaggedGlyphs: number): PageLines => {
     const page = geometricOrder(body, options);
-    return finish({ ...page, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
+    return finish({ ...page, ...facts, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
   };
 
   if (options.readingOrder === "geometry") return geometric("geometry was asked for", 0);
@@ -78,10 +83,9 @@ export function layoutLines(
     const marked = body.some((r) => r.mcid);
     return geometric(marked ? "marked content without a structure tree to order it" : "no structure tree", 0);
   }
-  const chars = (runs: readonly TextRun[]) => runs.reduce((n, r) => n + r.text.replace(/\s/g, "").length, 0);
   const untagged = body.filter((r) => !r.mcid || !order.places.has(r.mcid));
-  const untaggedGlyphs = chars(untagged);
-  const total = chars(body);
+  const untaggedGlyphs = countChars(untagged);
+  const total = countChars(body);
   if (options.readingOrder === "auto" && untaggedGlyphs * UNTAGGED_TRUST_FACTOR > total) {
     const share = total ? Math.round((100 * untaggedGlyphs) / total) : 0;
     return geometric(`${share}% of the page's characters are outside the structure tree`, untaggedGlyphs);
@@ -90,6 +94,7 @@ export function layoutLines(
   const rest = untagged.length ? geometricOrder(untagged, options).sections : [];
   return finish(
     {
+      ...facts,
       sections: [...sections, ...rest, ...tail],
       orderSource: "structure",
       orderReason: untaggedGlyphs ? `structure tree; ${untaggedGlyphs} untagged characters follow as a geometric tail` : "structure tree",
@@ -98,6 +103,10 @@ export function layoutLines(
     },
     options,
   );
+}
+
+function countChars(runs: readonly TextRun[]): number {
+  return runs.reduce((n, r) => n + r.text.replace(/\s/g, "").length, 0);
 }
 
 function flow(lines: Line[], flowBreaks: ReadonlySet<number> = new Set()): Section {

@@ -6,6 +6,7 @@ import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
 import { documentLineGap, layoutLines, layoutParagraphs, type LayoutOptions, type PageLines } from "./page-layout.js";
 import type { StructTreeNode } from "./structure-order.js";
+import { probePage, type PageProbe } from "./page-probe.js";
 import { openPdf } from "./pdfjs-loader.js";
 import type { PdfFontStyles } from "./text-runs.js";
 
@@ -158,7 +159,11 @@ interface ReadPage {
   width: number;
   height: number;
   rotation: number;
+  probe?: PageProbe;
 }
+
+/** Pages with fewer characters than this get a look at their images (DOMAIN §5's threshold). */
+const SPARSE_PAGE_CHARS = 12;
 
 async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions): Promise<ReadPage> {
   const page = await pdf.getPage(number);
@@ -169,7 +174,8 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions)
     const tagged = layout.readingOrder !== "geometry" && content.items.some((it) => "id" in it && it.id);
     const tree = tagged ? ((await page.getStructTree().catch(() => null)) as StructTreeNode | null) : null;
     const lines = layoutLines(content.items, content.styles as PdfFontStyles, tree, layout);
-    return { lines, width: viewport.width, height: viewport.height, rotation: page.rotate };
+    const probe = lines.chars < SPARSE_PAGE_CHARS || lines.ocrSuspect ? await probePage(page).catch(() => undefined) : undefined;
+    return { lines, width: viewport.width, height: viewport.height, rotation: page.rotate, ...(probe ? { probe } : {}) };
   } finally {
     page.cleanup();
   }
@@ -195,6 +201,7 @@ function pageRecord(context: DocumentContext, number: number, layout: LayoutOpti
     orderReason: read?.lines.orderReason ?? "the page could not be read",
     untaggedGlyphs: read?.lines.untaggedGlyphs ?? 0,
     columns: read?.lines.columns ?? 1,
+    ...(read?.probe ? { images: read.probe.images, ...(read.probe.invisibleText ? { invisibleText: true } : {}) } : {}),
   };
 }
 

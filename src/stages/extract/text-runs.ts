@@ -28,6 +28,11 @@ export type PdfFontStyles = Record<string, { fontFamily?: string; vertical?: boo
 export interface OrientedRuns {
   /** The angle of the page's body text, degrees counter-clockwise from user-space x. */
   angle: number;
+  /**
+   * A font that declares a fixed pitch is stretched word by word: the signature of the
+   * "glyphless" font OCR engines draw their invisible text layer in.
+   */
+  stretchedFixedPitch: boolean;
   /** Runs in the body's direction, in its frame. */
   body: TextRun[];
   /** Runs in each other direction, each group in its own frame. */
@@ -68,14 +73,16 @@ export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles 
   }
   groups.sort((g, h) => h.chars - g.chars);
   const [bodyGroup, ...others] = groups;
-  if (!bodyGroup) return { angle: 0, body: [], offAxis: [] };
+  if (!bodyGroup) return { angle: 0, body: [], offAxis: [], stretchedFixedPitch: false };
   const monospaced = monospacedFonts(oriented, styles);
+  const stretchedFixedPitch = oriented.some((o) => styles[o.item.fontName]?.fontFamily === "monospace" && !monospaced.has(o.item.fontName));
   const frame = (g: (typeof groups)[number]) => {
     const angle = weightedMedianAngle(g.members);
     return g.members.map((o) => toRun(o, angle, monospaced));
   };
   return {
     angle: weightedMedianAngle(bodyGroup.members),
+    stretchedFixedPitch,
     body: frame(bodyGroup),
     offAxis: others.map(frame),
   };

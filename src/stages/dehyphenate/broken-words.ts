@@ -1,0 +1,96 @@
+/**
+ * Rejoining words broken at line ends, within paragraphs and across page breaks. The decided
+ * word is moved up whole onto the line where it starts (`well-` + `known fault` becomes
+ * `well-known` + `fault`), so both modes read right: preserve keeps its lines, and reflow joins
+ * them with a plain space. It runs after furniture is gone and after reading order is fixed, so
+ * the hyphen is at the end of the right line (DOMAIN §4).
+ */
+import { withLineTexts } from "../../core/page-edit.js";
+import type { Dehyphenation, PageRecord } from "../../core/records.js";
+import { decideHyphen, type WordEvidence } from "./hyphen-decision.js";
+
+export interface BrokenWordOptions {
+  /** Join a word broken over a page break (the first line of the next page). */
+  acrossPages: boolean;
+}
+
+/** A line that ends in a word and a hyphen glued to it, or a soft hyphen. */
+const BROKEN_END = /([\p{L}\p{N}]+)([-\u2010\u2011\u00AD])$/u;
+/** Justified text sometimes sets the break hyphen apart ("pre -"): joined only on evidence. */
+const SPACED_END = /(\p{L}+) [-\u2010\u2011]$/u;
+const FIRST_CHUNK = /^(\S+)/u;
+const FIRST_WORD = /^[\p{L}\p{N}]+/u;
+
+interface Place {
+  page: number;
+  line: number;
+}
+
+export function joinBrokenWords(pages: readonly PageRecord[], evidence: WordEvidence, options: BrokenWordOptions): PageRecord[] {
+  const texts = pages.map((p) => p.lines.map((l) => l.text));
+  const joins: Dehyphenation[][] = pages.map(() => []);
+  const pairs: [Place, Place][] = [];
+  pages.forEach((page, p) => {
+    for (const para of page.paragraphs) {
+      if (para.kind !== "text") continue;
+      for (let i = para.start; i + 1 < para.end; i++) pairs.push([{ page: p, line: i }, { page: p, line: i + 1 }]);
+    }
+  });
+  if (options.acrossPages) {
+    for (let p = 0; p + 1 < pages.length; p++) {
+      const last = lastTextLine(pages[p]!);
+      const first = firstTextLine(pages[p + 1]!);
+      if (last !== undefined && first !== undefined) pairs.push([{ page: p, line: last }, { page: p + 1, line: first }]);
+    }
+  }
+  for (const [upper, lower] of pairs) {
+    const above = texts[upper.page]![upper.line]!;
+    const below = texts[lower.page]![lower.line]!;
+    const chunk = FIRST_CHUNK.exec(below)?.[1];
+    const right = chunk ? FIRST_WORD.exec(chunk)?.[0] : undefined;
+    if (!chunk || !right) continue;
+    const broken = BROKEN_END.exec(above);
+    const spaced = broken ? null : SPACED_END.exec(above);
+    let keptText: string;
+    let left: string;
+    let join: boolean;
+    let reason: Dehyphenation["reason"];
+    if (broken) {
+      left = broken[1]!;
+      const decision = decideHyphen(left, right, broken[2] === "\u00AD", evidence);
+      ({ join, reason } = decision);
+      keptText = above.slice(0, -1) + (join ? "" : "-");
+    } else if (spaced) {
+      left = spaced[1]!;
+      const solid = (left + right).toLowerCase();
+      // Only with evidence: a spaced dash at a line end is more often a dash.
+      if (!(evidence.count(solid) > 0 || evidence.isWord?.(solid))) continue;
+      join = true;
+      reason = evidence.count(solid) > 0 ? "document" : "dictionary";
+      keptText = above.slice(0, -2);
+    } else {
+      continue;
+    }
+    texts[upper.page]![upper.line] = keptText + chunk;
+    texts[lower.page]![lower.line] = below.slice(chunk.length).trimStart();
+    joins[upper.page]!.push({ left: `${left}-`, right, result: join ? left + right : `${left}-${right}`, reason });
+  }
+  return pages.map((page, p) => {
+    const changed = new Map<number, string>();
+    texts[p]!.forEach((t, i) => {
+      if (t !== page.lines[i]!.text) changed.set(i, t);
+    });
+    const edited = withLineTexts(page, changed);
+    return joins[p]!.length ? { ...edited, dehyphenated: [...(page.dehyphenated ?? []), ...joins[p]!] } : edited;
+  });
+}
+
+function lastTextLine(page: PageRecord): number | undefined {
+  const para = page.paragraphs[page.paragraphs.length - 1];
+  return para?.kind === "text" ? para.end - 1 : undefined;
+}
+
+function firstTextLine(page: PageRecord): number | undefined {
+  const para = page.paragraphs[0];
+  return para?.kind === "text" ? para.start : undefined;
+}

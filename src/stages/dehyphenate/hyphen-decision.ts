@@ -1,0 +1,43 @@
+/**
+ * Whether a hyphen at a line end was the typesetter's (the word was broken there: join it) or
+ * the text's own (`well-known`, `COVID-19`, `Osei-Mensah`: keep it, with no space after it).
+ *
+ * DOMAIN §4's base rule looks only at the next line: lower case joins, a capital or a digit
+ * keeps. It gets `well-` + `known` wrong, which no rule on two lines can get right; evidence can:
+ * 1. a soft hyphen (U+00AD) is a typesetter's hyphen by definition;
+ * 2. a digit after it keeps it (COVID-19, 2026-03-31);
+ * 3. the document itself (and the documents of the run before it): the word written elsewhere
+ *    as `well-known` or as `wellknown`, whichever is more frequent;
+ * 4. a capital after it keeps it (Osei-Mensah, client-Side, Bundes-Verfassungsgericht): German
+ *    compounds keep their capitals;
+ * 5. a word list for the document's language: the joined word is a word → join; it is not, but
+ *    both halves are → keep (`wellknown` is no word, `well` and `known` are);
+ * 6. otherwise the base rule: join.
+ */
+export interface WordEvidence {
+  /** How often the word occurs written this way (lower case; `well-known` or `wellknown`). */
+  count(word: string): number;
+  /** Whether the word is in the language's word list, when one is in use. */
+  isWord?(word: string): boolean;
+}
+
+export interface HyphenDecision {
+  join: boolean;
+  reason: "soft_hyphen" | "case_rule" | "document" | "dictionary";
+}
+
+export function decideHyphen(left: string, right: string, softHyphen: boolean, evidence: WordEvidence): HyphenDecision {
+  if (softHyphen) return { join: true, reason: "soft_hyphen" };
+  if (!/^\p{L}/u.test(right)) return { join: false, reason: "case_rule" };
+  const solid = (left + right).toLowerCase();
+  const hyphenated = `${left}-${right}`.toLowerCase();
+  const asSolid = evidence.count(solid);
+  const asHyphenated = evidence.count(hyphenated);
+  if (asSolid !== asHyphenated) return { join: asSolid > asHyphenated, reason: "document" };
+  if (/^\p{Lu}/u.test(right)) return { join: false, reason: "case_rule" };
+  if (evidence.isWord) {
+    if (evidence.isWord(solid)) return { join: true, reason: "dictionary" };
+    if (left.length > 1 && evidence.isWord(left.toLowerCase()) && evidence.isWord(right.toLowerCase())) return { join: false, reason: "dictionary" };
+  }
+  return { join: true, reason: "case_rule" };
+}

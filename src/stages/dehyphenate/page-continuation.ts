@@ -1,0 +1,33 @@
+/**
+ * A paragraph that runs over a page break: the last paragraph of a page goes on in the first
+ * paragraph of the next when the page's last line runs to the margin and the next page's first
+ * line is set like a continuation (same size, not indented, not opening a new sentence after one
+ * that ended). Marked as `continues` on the page, so document text joins the two halves into one
+ * paragraph (DOMAIN §11's decree: the sentence broken across the page boundary reads whole).
+ */
+import type { Line, PageRecord } from "../../core/records.js";
+
+const SENTENCE_END = /[.!?:]["”’»)\]]*$/u;
+
+export function continuesOnNextPage(page: PageRecord, next: PageRecord): boolean {
+  const last = page.paragraphs[page.paragraphs.length - 1];
+  const first = next.paragraphs[0];
+  if (last?.kind !== "text" || first?.kind !== "text") return false;
+  const tail = page.lines[last.end - 1]!;
+  const head = next.lines[first.start]!;
+  if (Math.max(tail.fontSize, head.fontSize) > 1.12 * Math.min(tail.fontSize, head.fontSize)) return false;
+  // The next page's first line indented against the line under it opens a paragraph.
+  const after = next.lines[first.start + 1];
+  if (after && first.end > first.start + 1 && head.x - after.x > head.fontSize) return false;
+  if (!reachesMargin(page.lines.slice(last.start, last.end), tail)) return false;
+  // A full last line that ends a sentence, followed by a capital: a new paragraph as likely as not.
+  return !(SENTENCE_END.test(tail.text) && /^\p{Lu}/u.test(head.text));
+}
+
+/** The line ends at the right edge of its paragraph (or of the page's text, for a one-line paragraph). */
+function reachesMargin(paragraph: readonly Line[], line: Line): boolean {
+  const right = Math.max(...paragraph.map((l) => l.x + l.width));
+  const width = right - Math.min(...paragraph.map((l) => l.x));
+  if (paragraph.length < 2) return true;
+  return right - (line.x + line.width) <= Math.max(2 * line.fontSize, 0.05 * width);
+}

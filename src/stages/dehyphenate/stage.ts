@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { defineStage } from "../../core/plugin.js";
+import type { PageRecord } from "../../core/records.js";
+import { pagesOf, wholeDocument } from "../../core/stage-operators.js";
+import { joinBrokenWords } from "./broken-words.js";
+import { continuesOnNextPage } from "./page-continuation.js";
+import { ENGLISH_SHARE, englishWordList, evidenceFrom, WordCounts } from "./word-evidence.js";
+
+const options = z.strictObject({
+  evidence: z
+    .enum(["run", "document", "none"])
+    .default("run")
+    .describe("Where to look for the word written whole or with its hyphen: this document and those before it in the run, this document only, or nowhere (the base case rule alone)."),
+  dictionary: z
+    .enum(["auto", "none"])
+    .default("auto")
+    .describe("auto consults an English word list (an-array-of-english-words) for documents in English; other languages rely on the documents' own evidence and the case rule."),
+  join_pages: z
+    .boolean()
+    .default(true)
+    .describe("Rejoin a word broken over a page break, and mark a paragraph that runs over a page break so document text reads it whole."),
+  move_words: z
+    .boolean()
+    .default(true)
+    .describe("In preserve mode, move a rejoined word up onto the line where it starts; false leaves preserved lines exactly as printed (decisions are still recorded)."),
+});
+
+export default defineStage({
+  type: "dehyphenate",
+  summary: "Rejoins words broken at line ends and page breaks, keeping real hyphens (well-known, COVID-19), and records each decision.",
+  options,
+  examples: [{}, { evidence: "document", dictionary: "none" }],
+  create(opts) {
+    // The run's evidence grows as documents pass; each document is judged with what came before.
+    const runCounts = new WordCounts();
+    return {
+      apply: (records) =>
+        records.pipe(
+          wholeDocument((all) => {
+            const pages = pagesOf(all);
+            const counts = new WordCounts().addPages(pages);
+            const sources = opts.evidence === "none" ? [] : opts.evidence === "run" ? [counts, runCounts] : [counts];
+            const english = opts.dictionary === "auto" && counts.englishShare() >= ENGLISH_SHARE;
+            const evidence = evidenceFrom(sources, english ? englishWordList() : undefined);
+            const keepLines = !opts.move_words && pages[0]?.mode === "preserve";
+            const joined = keepLines ? pages : joinBrokenWords(pages, evidence, { acrossPages: opts.join_pages });
+            runCounts.merge(counts);
+            const out: PageRecord[] = joined.map((page, i) => {
+              const next = joined[i + 1];
+              return opts.join_pages && next && continuesOnNextPage(page, next) ? { ...page, continues: true } : page;
+            });
+            let p = 0;
+            return all.map((r) => (r.type === "page" ? out[p++]! : r));
+          }),
+        ),
+    };
+  },
+});

@@ -1,0 +1,58 @@
+/**
+ * Scanned pages and documents (DOMAIN §5). A scanned page is an image: nothing to extract, and
+ * the useful answer is to say so.
+ * - Document: an average under `minCharsPerPage` characters per page is a scan. The threshold
+ *   is not zero because scans carry stamped page numbers and scanner watermarks.
+ * - Page: fewer characters than the threshold is a page without selectable text: `image_only`
+ *   when it paints an image, `stray_text` when a few characters stand on it, `no_text` when
+ *   nothing tells. A page with no text and no image is blank on paper: `empty`, not a scan.
+ * - An invisible text layer (render mode 3) is an OCR layer: text, but flagged as such.
+ * - Characters that did not map to Unicode (U+FFFD, private use) are reported as `garbled`.
+ */
+import type { PageRecord } from "../../core/records.js";
+
+export interface ScanOptions {
+  minCharsPerPage: number;
+  /** Share of unmapped characters above which a page is reported garbled. */
+  garbledShare: number;
+}
+
+export interface PageVerdict {
+  scan: boolean;
+  reason?: "image_only" | "stray_text" | "no_text";
+  ocrLayer: boolean;
+  /** Share of unmapped characters, when above the threshold. */
+  garbled?: number;
+}
+
+const UNMAPPED = /[\uFFFD\uE000-\uF8FF]/gu;
+
+export function countChars(text: string): number {
+  return text.replace(/\s/g, "").length;
+}
+
+export function pageVerdict(page: PageRecord, options: ScanOptions): PageVerdict {
+  const chars = countChars(page.text);
+  const unmapped = (page.text.match(UNMAPPED) ?? []).length;
+  const share = chars ? unmapped / chars : 0;
+  const verdict: PageVerdict = { scan: false, ocrLayer: page.invisibleText === true };
+  if (share > options.garbledShare) verdict.garbled = Math.round(share * 1000) / 1000;
+  if (chars >= options.minCharsPerPage) return verdict;
+  // Blank on paper: no text and, as far as extraction looked, no image either.
+  if (chars === 0 && page.images === 0) return verdict;
+  verdict.scan = true;
+  verdict.reason = (page.images ?? 0) > 0 ? "image_only" : chars > 0 ? "stray_text" : "no_text";
+  return verdict;
+}
+
+/** DOMAIN §5's table: the average characters per page decide whether the document is a scan. */
+export function isScanDocument(charsPerPage: readonly number[], minCharsPerPage: number): boolean {
+  if (charsPerPage.length === 0) return false;
+  const average = charsPerPage.reduce((a, b) => a + b, 0) / charsPerPage.length;
+  return average < minCharsPerPage;
+}
+
+/** "2", "2, 4": the page list of DOMAIN §5's warning. */
+export function pageList(pages: readonly number[]): string {
+  return pages.join(", ");
+}

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { rerender } from "../../core/page-edit.js";
+import { defineStage } from "../../core/plugin.js";
+import type { DocRecord, PageRecord } from "../../core/records.js";
+import { wholeDocument } from "../../core/stage-operators.js";
+import { countChars, isScanDocument, pageList, pageVerdict } from "./scan-verdict.js";
+
+const options = z.strictObject({
+  min_chars_per_page: z
+    .int()
+    .min(0)
+    .default(12)
+    .describe("A document averaging fewer characters per page is a scan, and a page with fewer has no selectable text (DOMAIN §5)."),
+  drop_stray_text: z
+    .boolean()
+    .default(true)
+    .describe("Take the few characters off a page without selectable text (a stamped page number, a scanner's mark); they are kept in `strayText`."),
+  garbled_share: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.1)
+    .describe("A page whose share of unmapped characters (U+FFFD, private use) is above this is reported garbled."),
+});
+
+export default defineStage({
+  type: "flag-scans",
+  summary: "Flags scanned documents and pages without selectable text, OCR layers and garbled text, and says which pages.",
+  options,
+  examples: [{}, { min_chars_per_page: 20, drop_stray_text: false }],
+  create(opts) {
+    const settings = { minCharsPerPage: opts.min_chars_per_page, garbledShare: opts.garbled_share };
+    return {
+      apply: (records, context) =>
+        records.pipe(
+          wholeDocument((all) => {
+            const scanPages: number[] = [];
+            const pages: PageRecord[] = [];
+            const out: DocRecord[] = all.map((record) => {
+              if (record.type !== "page") return record;
+              const verdict = pageVerdict(record, settings);
+              let page: PageRecord = { ...record, ...(verdict.ocrLayer ? { ocrLayer: true } : {}), ...(verdict.garbled !== undefined ? { garbled: verdict.garbled } : {}) };
+              if (verdict.scan) {
+                scanPages.push(page.number);
+                page = { ...page, scan: true, scanReason: verdict.reason! };
+                if (opts.drop_stray_text && page.text) page = rerender({ ...page, strayText: page.text, lines: [], paragraphs: [] });
+              }
+              pages.push(page);
+              return page;
+            });
+            const chars = pages.map((p) => countChars(p.strayText ?? p.text));
+            const scan = isScanDocument(chars, opts.min_chars_per_page);
+            if (context.document) context.document = { ...context.document, scan, scanPages };
+            if (scanPages.length) {
+              context.warnings.push({
+                code: "pages_without_text",
+                message: `${scanPages.length} page(s) have no selectable text and came out empty: ${pageList(scanPages)}`,
+                pages: scanPages,
+              });
+            }
+            const garbled = pages.filter((p) => p.garbled !== undefined).map((p) => p.number);
+            if (garbled.length) {
+              context.warnings.push({ code: "garbled_text", message: `${garbled.length} page(s) have text that did not map to Unicode (a broken font encoding): ${pageList(garbled)}`, pages: garbled });
+            }
+            return out;
+          }),
+        ),
+    };
+  },
+});

@@ -1,0 +1,190 @@
+/**
+ * Running headers and footers (DOMAIN §11): lines that recur at the top or bottom of many pages.
+ *
+ * A line is a candidate when it is among the outermost lines of its page and inside the top or
+ * bottom band of the document's text area. It is furniture when a line with the same text —
+ * digits and roman numerals normalised, so "Page 3 of 12" matches "Page 4 of 12" — stands at
+ * nearly the same height on enough pages near it. Comparing with neighbours (not the whole
+ * document) catches headers that change per chapter, and a window of two pages each way catches
+ * alternating left and right headers. The furniture must also stand apart from the body by a
+ * wider gap than the body's line gap, so a repeated first line of body text (a formula every
+ * page starts with, a repeated table header) is never taken. Lines a tagged PDF declares as
+ * /Artifact are furniture by declaration.
+ */
+import type { Line, PageRecord } from "../../core/records.js";
+
+export interface FurnitureOptions {
+  /** Share of the page height, at the top and at the bottom of the text area, where furniture stands. */
+  bandRatio: number;
+  /** Outermost lines of a page considered in each band. */
+  maxLinesPerBand: number;
+  /** Pages before and after a page that are compared with it. */
+  windowPages: number;
+  /** Pages (itself included) on which a line must stand to be furniture. */
+  minPages: number;
+  /** The gap between furniture and body must be at least this × the body's line gap. */
+  isolationRatio: number;
+}
+
+export interface PageFurniture {
+  /** Indices of the page's lines that are furniture. */
+  remove: Set<number>;
+  header: string[];
+  footer: string[];
+  pageLabel?: string;
+}
+
+type Band = "top" | "bottom";
+
+interface Candidate {
+  page: number;
+  index: number;
+  band: Band;
+  line: Line;
+  key: string;
+}
+
+const ROMAN = /^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$/i;
+
+/** The text a repeat is recognised by: digits and roman numerals stand for any number. */
+export function furnitureKey(text: string): string {
+  return text
+    .normalize("NFKC")
+    .replace(/\d+/g, "#")
+    .split(/\s+/)
+    .map((token) => {
+      const letters = token.replace(/[^\p{L}]/gu, "");
+      const oneCase = token === token.toLowerCase() || token === token.toUpperCase();
+      return letters && oneCase && ROMAN.test(letters) ? token.replace(letters, "#") : token;
+    })
+    .join(" ")
+    .trim();
+}
+
+export function detectFurniture(pages: readonly PageRecord[], options: FurnitureOptions): PageFurniture[] {
+  const lines = pages.flatMap((p) => p.lines.filter((l) => !l.offAxis));
+  const result: PageFurniture[] = pages.map(() => ({ remove: new Set<number>(), header: [], footer: [] }));
+  if (lines.length === 0) return result;
+  const top = Math.max(...lines.map((l) => l.y + l.fontSize));
+  const bottom = Math.min(...lines.map((l) => l.y));
+  const height = median(pages.map((p) => p.height).filter((h) => h > 0)) || top - bottom;
+  const candidates = pages.map((page, p) => bandCandidates(page, p, top - options.bandRatio * height, bottom + options.bandRatio * height, options));
+
+  const matched = candidates.map((list) =>
+    list.filter((c) => {
+      let pagesWithIt = 1;
+      for (let q = Math.max(0, c.page - options.windowPages); q <= Math.min(pages.length - 1, c.page + options.windowPages); q++) {
+        if (q !== c.page && candidates[q]!.some((d) => sameFurniture(c, d))) pagesWithIt++;
+      }
+      return pagesWithIt >= options.minPages;
+    }),
+  );
+
+  pages.forEach((page, p) => {
+    const chosen = new Map<number, Band>();
+    for (const band of ["top", "bottom"] as const) {
+      const inBand = matched[p]!.filter((c) => c.band === band);
+      if (inBand.length && isolated(page, inBand, options)) for (const c of inBand) chosen.set(c.index, band);
+    }
+    // Declared furniture needs no evidence.
+    const middle = (Math.max(...page.lines.map((l) => l.y), 0) + Math.min(...page.lines.map((l) => l.y), 0)) / 2;
+    page.lines.forEach((line, i) => {
+      if (line.role === "Artifact" && !chosen.has(i)) chosen.set(i, line.y >= middle ? "top" : "bottom");
+    });
+    const out = result[p]!;
+    for (const [i, band] of [...chosen].sort((a, b) => a[0] - b[0])) {
+      out.remove.add(i);
+      (band === "top" ? out.header : out.footer).push(page.lines[i]!.text);
+    }
+    const label = pageLabel(
+      [...chosen.keys()].map((i) => page.lines[i]!),
+      neighbourTexts(candidates, p, options.windowPages),
+    );
+    if (label) out.pageLabel = label;
+  });
+  return result;
+}
+
+function bandCandidates(page: PageRecord, p: number, topEdge: number, bottomEdge: number, options: FurnitureOptions): Candidate[] {
+  const order = page.lines
+    .map((line, index) => ({ line, index }))
+    .filter(({ line }) => !line.offAxis)
+    .sort((a, b) => b.line.y - a.line.y);
+  const make = (band: Band) => ({ line, index }: { line: Line; index: number }): Candidate => ({ page: p, index, band, line, key: furnitureKey(line.text) });
+  const topLines = order.slice(0, options.maxLinesPerBand).filter(({ line }) => line.y + line.fontSize >= topEdge).map(make("top"));
+  const bottomLines = order
+    .slice(-options.maxLinesPerBand)
+    .filter(({ line, index }) => line.y <= bottomEdge && !topLines.some((t) => t.index === index))
+    .map(make("bottom"));
+  return [...topLines, ...bottomLines];
+}
+
+function sameFurniture(a: Candidate, b: Candidate): boolean {
+  if (a.band !== b.band || a.key !== b.key || a.key === "") return false;
+  const size = Math.max(a.line.fontSize, b.line.fontSize);
+  return Math.abs(a.line.y - b.line.y) <= size && Math.abs(a.line.fontSize - b.line.fontSize) <= 0.2 * size;
+}
+
+/**
+ * Furniture stands apart from the body: the gap between the innermost furniture line and the
+ * nearest body line is wider than the body's own line gap. A page with nothing else is fine.
+ */
+function isolated(page: PageRecord, inBand: readonly Candidate[], options: FurnitureOptions): boolean {
+  const taken = new Set(inBand.map((c) => c.index));
+  const body = page.lines.filter((l, i) => !taken.has(i) && !l.offAxis);
+  if (body.length === 0) return true;
+  const band = inBand[0]!.band;
+  const inner = band === "top" ? Math.min(...inBand.map((c) => c.line.y)) : Math.max(...inBand.map((c) => c.line.y));
+  const nearest = band === "top" ? Math.max(...body.filter((l) => l.y < inner).map((l) => l.y)) : Math.min(...body.filter((l) => l.y > inner).map((l) => l.y));
+  if (!Number.isFinite(nearest)) return true;
+  const ys = body.map((l) => l.y).sort((a, b) => b - a);
+  const gaps = ys.slice(1).map((y, i) => ys[i]! - y).filter((g) => g > 0);
+  const pitch = median(gaps) || median(body.map((l) => l.fontSize)) * 1.2;
+  return Math.abs(inner - nearest) >= options.isolationRatio * pitch;
+}
+
+function neighbourTexts(candidates: readonly Candidate[][], p: number, window: number): string[] {
+  const out: string[] = [];
+  for (let q = Math.max(0, p - window); q <= Math.min(candidates.length - 1, p + window); q++) {
+    if (q !== p) out.push(...candidates[q]!.map((c) => c.line.text));
+  }
+  return out;
+}
+
+const PAGE_WORDS = /^(page|seite|página|pagina|pág|pag|p|s|blatt|folio)\.?$/i;
+
+/**
+ * The printed page number among a page's furniture: a number (or roman numeral) that differs
+ * from the one in the same place on neighbouring pages, so "Annual Report 2025" gives no label
+ * and "Page 3 of 5" gives "3".
+ */
+function pageLabel(lines: readonly Line[], neighbours: readonly string[]): string | undefined {
+  for (const line of lines) {
+    const key = furnitureKey(line.text);
+    if (!key.includes("#")) continue;
+    const tokens = numberTokens(line.text);
+    for (const other of neighbours) {
+      if (furnitureKey(other) !== key) continue;
+      const theirs = numberTokens(other);
+      const i = tokens.findIndex((t, k) => theirs[k] !== undefined && theirs[k] !== t);
+      if (i >= 0) return tokens[i];
+    }
+  }
+  // A lone number, or "Page 7", with nothing to compare with.
+  for (const line of lines) {
+    const words = line.text.replace(/[–—-]/g, " ").trim().split(/\s+/);
+    const numbers = words.filter((w) => /^\d+$/.test(w) || ROMAN.test(w));
+    if (numbers.length === 1 && words.every((w) => numbers.includes(w) || PAGE_WORDS.test(w))) return numbers[0];
+  }
+  return undefined;
+}
+
+function numberTokens(text: string): string[] {
+  return text.normalize("NFKC").match(/\d+|\b[ivxlcdmIVXLCDM]+\b/g)?.filter((t) => /^\d+$/.test(t) || ROMAN.test(t)) ?? [];
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
