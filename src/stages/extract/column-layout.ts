@@ -193,6 +193,10 @@ function judge(rows: Row[], g: Gutter): "columns" | "uncertain" | "none" {
   const left = section.map((r) => r.fragments.filter((f) => f.x1 <= g.x0)).filter((fs) => fs.length > 0);
   const right = section.map((r) => r.fragments.filter((f) => f.x0 >= g.x1)).filter((fs) => fs.length > 0);
   if (left.length < MIN_ROWS_PER_SIDE || right.length < MIN_ROWS_PER_SIDE) return "none";
+  // Rows cut into three or more pieces down the section are a table's, not two columns of text.
+  const split = section.filter((r) => r.fragments.some((f) => f.x1 <= g.x0) && r.fragments.some((f) => f.x0 >= g.x1));
+  const pieces = split.map((r) => r.fragments.length).sort((a, b) => a - b);
+  if (split.length * 2 >= section.length && (pieces[Math.floor(pieces.length / 2)] ?? 0) >= 3) return "none";
   // A gutter is wider than the gaps between words around it; a river of spaces down a page
   // whose words are drawn one by one (an OCR layer) is not.
   if (g.x1 - g.x0 < GUTTER_OVER_WORD_GAP * medianWordGap(section, g)) return "none";

@@ -60,7 +60,8 @@ export function segmentParagraphs(
   const paragraphs: Paragraph[] = [];
   let start = 0;
   for (let i = 1; i < lines.length; i++) {
-    const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(lines, i, lineGap, options);
+    const item = LIST_MARKER.test(lines[start]!.text) ? lines[start]! : undefined;
+    const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(lines, i, lineGap, options, item);
     if (breaks) {
       paragraphs.push(makeParagraph(lines, start, i));
       start = i;
@@ -102,7 +103,11 @@ export function typicalLineGap(gaps: readonly number[]): number {
   return median(sorted.slice(0, Math.ceil(sorted.length / 2)));
 }
 
-function startsParagraph(lines: readonly Line[], i: number, lineGap: number, o: ParagraphOptions): boolean {
+/** A list item's marker: a bullet, or a number or letter with a point or bracket. */
+export const LIST_MARKER = /^(?:[•◦▪▫■□●○‣⁃∙·*]|[–—-](?=\s)|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])\s/iu;
+
+/** `item` is the first line of the current paragraph when it opens a list item. */
+function startsParagraph(lines: readonly Line[], i: number, lineGap: number, o: ParagraphOptions, item?: Line): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
   const gap = prev.y - line.y;
@@ -113,6 +118,9 @@ function startsParagraph(lines: readonly Line[], i: number, lineGap: number, o: 
   if (isMonospace(line) !== isMonospace(prev)) return true;
   // Code keeps its own indentation and short lines: only gaps and font changes split it.
   if (isMonospace(line)) return false;
+  // Each list item is a paragraph; its wrapped lines hang under its text, right of the marker.
+  if (LIST_MARKER.test(line.text)) return true;
+  if (item && line.x > item.x + 0.5 * line.fontSize) return false;
   // A line that starts outside the previous one's horizontal extent is not its continuation.
   if (line.x > prev.x + prev.width || prev.x > line.x + line.width) return true;
   if (isIndentedFirstLine(lines, i, o)) return true;

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import type { Line, PageRecord } from "../../src/core/records.js";
+import { joinBrokenWords } from "../../src/stages/dehyphenate/broken-words.js";
+import { decideHyphen } from "../../src/stages/dehyphenate/hyphen-decision.js";
+import { continuesOnNextPage } from "../../src/stages/dehyphenate/page-continuation.js";
+import { englishWordList, evidenceFrom, WordCounts } from "../../src/stages/dehyphenate/word-evidence.js";
+import { rerender } from "../../src/core/page-edit.js";
+
+const noEvidence = evidenceFrom([]);
+const join = (left: string, right: string, evidence = noEvidence) => {
+  const d = decideHyphen(left, right, false, evidence);
+  return d.join ? left + right : `${left}-${right}`;
+};
+
+describe("hyphen decisions (DOMAIN §4)", () => {
+  it.each([
+    ["self", "contained", "selfcontained"],
+    ["re", "encode", "reencode"],
+    ["client", "Side", "client-Side"],
+    ["Osei", "Mensah", "Osei-Mensah"],
+    ["COVID", "19", "COVID-19"],
+    ["2026", "03", "2026-03"],
+    ["well", "known", "wellknown"],
+  ])("base rule: %s- + %s → %s", (left, right, result) => {
+    expect(join(left, right)).toBe(result);
+  });
+
+  it("keeps well-known when the document writes it with its hyphen elsewhere", () => {
+    const counts = new WordCounts();
+    counts.addText("a well-known problem");
+    expect(join("well", "known", evidenceFrom([counts]))).toBe("well-known");
+  });
+
+  it("joins when the document writes the word whole elsewhere, even after a capital", () => {
+    const counts = new WordCounts();
+    counts.addText("The Bundesverfassungsgericht ruled");
+    expect(join("Bundes", "verfassungsgericht", evidenceFrom([counts]))).toBe("Bundesverfassungsgericht");
+  });
+
+  it("keeps the capital of a German compound broken at its own hyphen", () => {
+    expect(join("Bundes", "Verfassungsgericht")).toBe("Bundes-Verfassungsgericht");
+  });
+
+  it("uses the English word list: joins real words, keeps compounds whose halves are words", () => {
+    const words = evidenceFrom([], englishWordList());
+    expect(join("well", "known", words)).toBe("well-known");
+    expect(join("self", "contained", words)).toBe("self-contained");
+    expect(join("house", "hold", words)).toBe("household");
+    expect(join("con", "nections", words)).toBe("connections");
+  });
+
+  it("always joins at a soft hyphen", () => {
+    expect(decideHyphen("infor", "mation", true, noEvidence)).toEqual({ join: true, reason: "soft_hyphen" });
+  });
+});
+
+function line(text: string, y: number, x = 72, width = 400): Line {
+  return { text, x, y, width, fontSize: 10, runs: [] };
+}
+
+function page(number: number, lines: Line[], mode: "reflow" | "preserve" = "reflow"): PageRecord {
+  return rerender({
+    type: "page", documentId: "d", uri: "u", number, width: 612, height: 792, rotation: 0, lines,
+    paragraphs: lines.length ? [{ start: 0, end: lines.length, kind: "text" }] : [], text: "", mode, empty: true,
+    orderSource: "geometry", orderReason: "", untaggedGlyphs: 0, columns: 1,
+  });
+}
+
+describe("rejoining broken words", () => {
+  it("moves the word up whole, so reflow and preserve both read it right, and records the decision", () => {
+    const p = page(1, [line("the long delay between a leak and its dis-", 700), line("covery. In Eastbrook the meters", 688, 72, 300)], "preserve");
+    const [out] = joinBrokenWords([p], noEvidence, { acrossPages: true });
+    expect(out!.text).toBe("the long delay between a leak and its discovery.\nIn Eastbrook the meters");
+    expect(out!.dehyphenated).toEqual([{ left: "dis-", right: "covery", result: "discovery", reason: "case_rule" }]);
+    expect(rerender({ ...out!, mode: "reflow" }).text).toBe("the long delay between a leak and its discovery. In Eastbrook the meters");
+  });
+
+  it("never leaves a space after a kept hyphen", () => {
+    const p = page(1, [line("led by Kofi Osei-", 700), line("Mensah, who joined", 688, 72, 200)]);
+    expect(joinBrokenWords([p], noEvidence, { acrossPages: true })[0]!.text).toBe("led by Kofi Osei-Mensah, who joined");
+  });
+
+  it("joins a word broken over a page break with the next page's first line", () => {
+    const first = page(1, [line("the standard was revised after the sub-", 100)]);
+    const second = page(2, [line("scription model changed and the", 700), line("board approved it.", 688, 72, 120)]);
+    const [a, b] = joinBrokenWords([first, second], noEvidence, { acrossPages: true });
+    expect(a!.text).toBe("the standard was revised after the subscription");
+    expect(b!.text).toBe("model changed and the board approved it.");
+  });
+
+  it("removes a line left empty by the move", () => {
+    const p = page(1, [line("a word at the very end of the para-", 700), line("graph", 688, 72, 30)]);
+    const [out] = joinBrokenWords([p], noEvidence, { acrossPages: true });
+    expect(out!.lines.map((l) => l.text)).toEqual(["a word at the very end of the paragraph"]);
+    expect(out!.paragraphs).toEqual([{ start: 0, end: 1, kind: "text" }]);
+  });
+
+  it("joins a hyphen set apart by justification only when the document has the word", () => {
+    const p = page(1, [line("con carácter pre -", 700), line("vio al inicio de la actividad.", 688, 72, 200)]);
+    expect(joinBrokenWords([p], noEvidence, { acrossPages: true })[0]!.text).toBe("con carácter pre - vio al inicio de la actividad.");
+    const counts = new WordCounts();
+    counts.addText("el informe previo");
+    expect(joinBrokenWords([p], evidenceFrom([counts]), { acrossPages: true })[0]!.text).toBe("con carácter previo al inicio de la actividad.");
+  });
+});
+
+describe("paragraphs over page breaks", () => {
+  it("continues when the last line runs to the margin and the next page does not open a paragraph", () => {
+    const a = page(1, [line("The committee met on Tuesday and", 120), line("agreed that the budget for the new", 108)]);
+    const b = page(2, [line("library should be raised by a fifth", 700), line("before the end of the year.", 688, 72, 200)]);
+    expect(continuesOnNextPage(a, b)).toBe(true);
+  });
+
+  it("does not continue after a short last line, or into an indented first line", () => {
+    const short = page(1, [line("The committee met on Tuesday and", 120), line("agreed the budget.", 108, 72, 120)]);
+    const next = page(2, [line("library should be raised by a fifth", 700), line("before the end of the year.", 688, 72, 200)]);
+    expect(continuesOnNextPage(short, next)).toBe(false);
+    const full = page(1, [line("The committee met on Tuesday and", 120), line("agreed that the budget for the new", 108)]);
+    const indented = page(2, [line("Library hours will change in May", 700, 90, 382), line("and the rota will follow.", 688, 72, 200)]);
+    expect(continuesOnNextPage(full, indented)).toBe(false);
+  });
+});

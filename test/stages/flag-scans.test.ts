@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import type { PageRecord } from "../../src/core/records.js";
+import { isScanDocument, pageVerdict } from "../../src/stages/flag-scans/scan-verdict.js";
+
+const options = { minCharsPerPage: 12, garbledShare: 0.1 };
+
+function page(text: string, extra: Partial<PageRecord> = {}): PageRecord {
+  return {
+    type: "page", documentId: "d", uri: "u", number: 1, width: 612, height: 792, rotation: 0, lines: [], paragraphs: [],
+    text, mode: "reflow", empty: text === "", orderSource: "geometry", orderReason: "", untaggedGlyphs: 0, columns: 1, ...extra,
+  };
+}
+
+describe("scan verdicts (DOMAIN §5)", () => {
+  it.each([
+    [0, 3, true],
+    [30, 3, true],
+    [36, 3, false],
+    [11, 1, true],
+    [12, 1, false],
+  ])("%i characters on %i page(s): scan %s", (chars, pages, scan) => {
+    const perPage = Array.from({ length: pages }, (_, i) => Math.floor(chars / pages) + (i < chars % pages ? 1 : 0));
+    expect(isScanDocument(perPage, 12)).toBe(scan);
+  });
+
+  it("flags a page with an image and no text as image_only", () => {
+    expect(pageVerdict(page("", { images: 1 }), options)).toMatchObject({ scan: true, reason: "image_only" });
+  });
+
+  it("calls a page with neither text nor image blank on paper, not a scan", () => {
+    expect(pageVerdict(page("", { images: 0 }), options).scan).toBe(false);
+  });
+
+  it("flags a scanned page whose only text is a stamped page number", () => {
+    expect(pageVerdict(page("Page 2", { images: 1 }), options)).toMatchObject({ scan: true, reason: "image_only" });
+    expect(pageVerdict(page("Page 2"), options)).toMatchObject({ scan: true, reason: "stray_text" });
+  });
+
+  it("does not flag a page of text, and says when the text is an invisible OCR layer", () => {
+    expect(pageVerdict(page("The committee met on Tuesday."), options)).toEqual({ scan: false, ocrLayer: false });
+    expect(pageVerdict(page("The committee met on Tuesday.", { invisibleText: true, images: 1 }), options)).toEqual({ scan: false, ocrLayer: true });
+  });
+
+  it("reports the share of characters that did not map to Unicode", () => {
+    expect(pageVerdict(page("Th\uFFFD c\uFFFDmm\uFFFDttee met"), options).garbled).toBeCloseTo(0.2, 3);
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { rerender } from "../../src/core/page-edit.js";
+import type { Line, PageRecord } from "../../src/core/records.js";
+import { detectFurniture, furnitureKey } from "../../src/stages/strip-furniture/furniture-detection.js";
+
+const options = { bandRatio: 0.12, maxLinesPerBand: 3, windowPages: 2, minPages: 2, isolationRatio: 1.3 };
+
+function line(text: string, y: number, fontSize = 10, extra: Partial<Line> = {}): Line {
+  return { text, x: 72, y, width: text.length * 5, fontSize, runs: [], ...extra };
+}
+
+/** A page of body text (lines 700 down to 120, 12 pt apart) with the given furniture lines. */
+function page(number: number, furniture: Line[], body = 49): PageRecord {
+  const lines = [...furniture.filter((l) => l.y > 700), ...Array.from({ length: body }, (_, i) => line(`body line ${i} of page ${number} with ordinary words`, 700 - 12 * i)), ...furniture.filter((l) => l.y <= 700)];
+  return rerender({
+    type: "page", documentId: "d", uri: "u", number, width: 612, height: 792, rotation: 0, lines,
+    paragraphs: [{ start: 0, end: lines.length, kind: "text" }], text: "", mode: "reflow", empty: false,
+    orderSource: "geometry", orderReason: "", untaggedGlyphs: 0, columns: 1,
+  });
+}
+
+const removed = (pages: PageRecord[]) => detectFurniture(pages, options).map((f, p) => [...f.remove].map((i) => pages[p]!.lines[i]!.text));
+
+describe("running headers and footers", () => {
+  it("normalises page numbers and roman numerals in what it compares", () => {
+    expect(furnitureKey("Page 3 of 12")).toBe("Page # of #");
+    expect(furnitureKey("— 7 —")).toBe("— # —");
+    expect(furnitureKey("xiv")).toBe("#");
+    expect(furnitureKey("Civil Code")).toBe("Civil Code");
+  });
+
+  it("takes a header and a 'Page n of N' footer off every page and reads the page label", () => {
+    const pages = [1, 2, 3, 4].map((n) => page(n, [line("Annual Report 2025", 760, 9), line(`Page ${n} of 4`, 50, 9)]));
+    expect(removed(pages)).toEqual([1, 2, 3, 4].map((n) => ["Annual Report 2025", `Page ${n} of 4`]));
+    const found = detectFurniture(pages, options);
+    expect(found.map((f) => f.pageLabel)).toEqual(["1", "2", "3", "4"]);
+    expect(found[0]!.header).toEqual(["Annual Report 2025"]);
+    expect(found[0]!.footer).toEqual(["Page 1 of 4"]);
+  });
+
+  it("takes alternating left and right headers", () => {
+    const pages = [1, 2, 3, 4, 5].map((n) => page(n, [n % 2 ? line(`GPL-3.0 ${n}`, 760, 9, { x: 480 }) : line(`${n} GNU General Public License`, 760, 9)]));
+    expect(removed(pages).map((r) => r.length)).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  it("takes a page-number footer '— 7 —'", () => {
+    const pages = [6, 7, 8].map((n) => page(n, [line(`— ${n} —`, 50, 9)]));
+    expect(removed(pages)).toEqual([["— 6 —"], ["— 7 —"], ["— 8 —"]]);
+    expect(detectFurniture(pages, options).map((f) => f.pageLabel)).toEqual(["6", "7", "8"]);
+  });
+
+  it("catches a header that changes with each chapter", () => {
+    const headers = ["Chapter 1: Intake", "Chapter 1: Intake", "Chapter 1: Intake", "Chapter 2: Storage", "Chapter 2: Storage", "Chapter 2: Storage"];
+    const pages = headers.map((h, i) => page(i + 1, [line(h, 760, 9)]));
+    expect(removed(pages).map((r) => r.length)).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it("in a short 3-page document, takes the title repeated as a header but leaves the title on page 1", () => {
+    const title = line("Harbour Safety Review", 730, 18);
+    const pages = [page(1, [title]), page(2, [line("Harbour Safety Review", 760, 9)]), page(3, [line("Harbour Safety Review", 760, 9)])];
+    expect(removed(pages)).toEqual([[], ["Harbour Safety Review"], ["Harbour Safety Review"]]);
+  });
+
+  it("never takes body text: a line repeated in the middle of pages, or a first body line set like the body", () => {
+    const repeated = (n: number) => {
+      const p = page(n, []);
+      const lines = p.lines.map((l, i) => (i === 20 ? { ...l, text: "The parties agree as follows:" } : i === 0 ? { ...l, text: "WHEREAS the Council has decided" } : l));
+      return rerender({ ...p, lines });
+    };
+    const pages = [1, 2, 3].map(repeated);
+    expect(removed(pages)).toEqual([[], [], []]);
+  });
+
+  it("takes what a tagged PDF declares as an artifact, without evidence", () => {
+    const pages = [page(1, [line("Draft — internal", 760, 9, { role: "Artifact" })])];
+    expect(removed(pages)).toEqual([["Draft — internal"]]);
+  });
+
+  it("leaves a one-page document's unrepeated lines alone", () => {
+    expect(removed([page(1, [line("Minutes of the meeting", 760, 9)])])).toEqual([[]]);
+  });
+});
