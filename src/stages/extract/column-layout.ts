@@ -47,7 +47,7 @@ interface Row {
 /** Rows needed on each side of a gutter. */
 const MIN_ROWS_PER_SIDE = 3;
 /** A side reads as running text when its typical fragment is at least this many ems wide… */
-const MIN_TEXT_WIDTH_EMS = 8;
+const MIN_TEXT_WIDTH_EMS = 10;
 /** …and fills at least this share of the side. */
 const MIN_TEXT_FILL = 0.55;
 
@@ -193,10 +193,9 @@ function judge(rows: Row[], g: Gutter): "columns" | "uncertain" | "none" {
   const left = section.map((r) => r.fragments.filter((f) => f.x1 <= g.x0)).filter((fs) => fs.length > 0);
   const right = section.map((r) => r.fragments.filter((f) => f.x0 >= g.x1)).filter((fs) => fs.length > 0);
   if (left.length < MIN_ROWS_PER_SIDE || right.length < MIN_ROWS_PER_SIDE) return "none";
-  // Rows cut into three or more pieces down the section are a table's, not two columns of text.
-  const split = section.filter((r) => r.fragments.some((f) => f.x1 <= g.x0) && r.fragments.some((f) => f.x0 >= g.x1));
-  const pieces = split.map((r) => r.fragments.length).sort((a, b) => a - b);
-  if (split.length * 2 >= section.length && (pieces[Math.floor(pieces.length / 2)] ?? 0) >= 3) return "none";
+  // A column of text runs up to its gutter (justified, or ragged by a word at most); a table's
+  // first column of cells ends wherever each cell's text does.
+  if (!reachesGutter(left, g.x0)) return "none";
   // A gutter is wider than the gaps between words around it; a river of spaces down a page
   // whose words are drawn one by one (an OCR layer) is not.
   if (g.x1 - g.x0 < GUTTER_OVER_WORD_GAP * medianWordGap(section, g)) return "none";
@@ -230,6 +229,17 @@ function medianWordGap(rows: readonly Row[], g: Gutter): number {
   }
   gaps.sort((a, b) => a - b);
   return gaps.length ? gaps[Math.floor(gaps.length / 2)]! : 0;
+}
+
+/** How far short of the gutter (in ems) a line of a text column may end: about a long word. */
+const RAGGED_EMS = 4;
+
+function reachesGutter(rows: readonly (readonly Fragment[])[], gutter: number): boolean {
+  const near = rows.filter((fs) => {
+    const last = fs.reduce((a, b) => (b.x1 > a.x1 ? b : a));
+    return gutter - last.x1 <= RAGGED_EMS * last.fontSize;
+  });
+  return near.length >= MIN_LEFT_EDGE_SHARE * rows.length;
 }
 
 /** Share of a side's rows that must start at its common left edge (indented first lines are the others). */
