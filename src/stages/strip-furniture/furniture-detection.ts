@@ -83,8 +83,7 @@ export function detectFurniture(pages: readonly PageRecord[], options: Furniture
   pages.forEach((page, p) => {
     const chosen = new Map<number, Band>();
     for (const band of ["top", "bottom"] as const) {
-      const inBand = matched[p]!.filter((c) => c.band === band);
-      if (inBand.length && isolated(page, inBand, options)) for (const c of inBand) chosen.set(c.index, band);
+      for (const index of isolatedFromBody(page, band, new Set(matched[p]!.filter((c) => c.band === band).map((c) => c.index)), options)) chosen.set(index, band);
     }
     // Declared furniture needs no evidence.
     const middle = (Math.max(...page.lines.map((l) => l.y), 0) + Math.min(...page.lines.map((l) => l.y), 0)) / 2;
@@ -126,21 +125,27 @@ function sameFurniture(a: Candidate, b: Candidate): boolean {
 }
 
 /**
- * Furniture stands apart from the body: the gap between the innermost furniture line and the
- * nearest body line is wider than the body's own line gap. A page with nothing else is fine.
+ * Furniture stands apart from the body. Walking in from the page edge over the repeated lines,
+ * those followed by a gap wider than the body's line gap are furniture; a repeated line set
+ * like the body (a formula every page opens with, a repeated table header) is not, and neither
+ * is anything inside it.
  */
-function isolated(page: PageRecord, inBand: readonly Candidate[], options: FurnitureOptions): boolean {
-  const taken = new Set(inBand.map((c) => c.index));
-  const body = page.lines.filter((l, i) => !taken.has(i) && !l.offAxis);
-  if (body.length === 0) return true;
-  const band = inBand[0]!.band;
-  const inner = band === "top" ? Math.min(...inBand.map((c) => c.line.y)) : Math.max(...inBand.map((c) => c.line.y));
-  const nearest = band === "top" ? Math.max(...body.filter((l) => l.y < inner).map((l) => l.y)) : Math.min(...body.filter((l) => l.y > inner).map((l) => l.y));
-  if (!Number.isFinite(nearest)) return true;
-  const ys = body.map((l) => l.y).sort((a, b) => b - a);
-  const gaps = ys.slice(1).map((y, i) => ys[i]! - y).filter((g) => g > 0);
-  const pitch = median(gaps) || median(body.map((l) => l.fontSize)) * 1.2;
-  return Math.abs(inner - nearest) >= options.isolationRatio * pitch;
+function isolatedFromBody(page: PageRecord, band: Band, repeated: ReadonlySet<number>, options: FurnitureOptions): number[] {
+  if (repeated.size === 0) return [];
+  const order = page.lines
+    .map((line, index) => ({ line, index }))
+    .filter(({ line }) => !line.offAxis)
+    .sort((a, b) => (band === "top" ? b.line.y - a.line.y : a.line.y - b.line.y));
+  const ys = order.map(({ line }) => line.y).sort((a, b) => b - a);
+  const pitch = median(ys.slice(1).map((y, i) => ys[i]! - y).filter((g) => g > 0)) || 12;
+  const accepted: number[] = [];
+  const tentative: number[] = [];
+  for (let i = 0; i < order.length && repeated.has(order[i]!.index); i++) {
+    tentative.push(order[i]!.index);
+    const next = order[i + 1];
+    if (!next || Math.abs(order[i]!.line.y - next.line.y) >= options.isolationRatio * pitch) accepted.push(...tentative.splice(0));
+  }
+  return accepted;
 }
 
 function neighbourTexts(candidates: readonly Candidate[][], p: number, window: number): string[] {
