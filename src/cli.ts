@@ -38,7 +38,9 @@ program
   .option("--markers", 'label every page with "--- Page N ---", empty pages too')
   .addOption(new Option("--format <format>", "text, or json with the page records").choices(["text", "json"]).default("text"))
   .option("--password <password>", "password for an encrypted PDF", undefined)
-  .action(async (pdf: string, opts: { mode: "reflow" | "preserve"; pages?: string; markers?: boolean; format: "text" | "json"; password?: string }) => {
+  .option("--no-strip-furniture", "keep running headers, footers and page numbers")
+  .option("--no-dehyphenate", "leave words broken at line ends as printed")
+  .action(async (pdf: string, opts: import("./cli/extract-command.js").ExtractFlags) => {
     const { extractCommand } = await import("./cli/extract-command.js");
     process.exitCode = await extractCommand(pdf, opts);
   });
@@ -50,6 +52,21 @@ program
   .action(async (pipeline: string) => {
     const { validateCommand } = await import("./cli/validate-command.js");
     process.exitCode = await validateCommand(pipeline);
+  });
+
+program
+  .command("search")
+  .description("Search an archive written by the sqlite sink: best chunks first (bm25), with pages and a snippet.")
+  .argument("<query>", 'words (all must match), "a phrase" in quotes, or a prefix*')
+  .option("--db <file>", "the archive", "out/archive.sqlite")
+  .option("--limit <n>", "most hits to show", positiveInt, 10)
+  .option("--document <id>", "only this document: its sha256 (or 8+ leading hex digits) or its path")
+  .option("--path <prefix>", "only documents whose path starts with this")
+  .option("--substring", "find the query as a literal substring (needs `trigram: true` on the sink)")
+  .option("--json", "print the hits as JSON")
+  .action(async (query: string, opts: { db: string; limit: number; document?: string; path?: string; substring?: boolean; json?: boolean }) => {
+    const { searchCommand } = await import("./cli/search-command.js");
+    process.exitCode = await searchCommand(query, opts);
   });
 
 export function positiveInt(value: string): number {

@@ -105,25 +105,30 @@ describe("pagestream validate", () => {
 });
 
 describe("pagestream run", () => {
-  it("runs the default pipeline.yaml on the sample PDFs into out/pages.jsonl", async () => {
+  it("runs the default pipeline.yaml on the sample PDFs into chunks (out/chunks.jsonl, out/chunks.documents.jsonl) and out/archive.sqlite", async () => {
     const dir = await mkdtemp(join(tmp, "default-"));
     await copyFile("pipeline.yaml", join(dir, "pipeline.yaml"));
     await symlink(resolve("fixtures"), join(dir, "fixtures"));
     const r = cli(["run"], { cwd: dir });
     expect(r.stderr).toMatch(/3 document\(s\) ingested \(9 pages\), 0 failed/);
     expect(r.code).toBe(0);
-    const records = (await readFile(join(dir, "out/pages.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
-    expect(records.map((r) => `${r.uri.split("/").pop()}:${r.page}`)).toEqual([
-      "meeting-minutes.pdf:1",
-      "meeting-minutes.pdf:2",
-      "quarterly-report.pdf:1",
-      "quarterly-report.pdf:2",
-      "quarterly-report.pdf:3",
-      "quarterly-report.pdf:4",
-      "service-agreement.pdf:1",
-      "service-agreement.pdf:2",
-      "service-agreement.pdf:3",
+    const documents = (await readFile(join(dir, "out/chunks.documents.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    expect(documents.map((d) => `${d.uri.split("/").pop()}:${d.status}:${d.pages.join(",")}`)).toEqual([
+      "meeting-minutes.pdf:ok:1,2",
+      "quarterly-report.pdf:ok:1,2,3,4",
+      "service-agreement.pdf:ok:1,2,3",
     ]);
+    const chunks = (await readFile(join(dir, "out/chunks.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    expect(chunks.length).toBe(documents.reduce((n, d) => n + d.chunk_count, 0));
+    for (const c of chunks) expect(c.metadata.token_count).toBeLessThanOrEqual(512);
+    // Every page of every document is in some chunk's page range.
+    const covered = new Set(chunks.flatMap((c) => Array.from({ length: c.metadata.page_end - c.metadata.page_start + 1 }, (_, i) => `${c.metadata.source_uri.split("/").pop()}:${c.metadata.page_start + i}`)));
+    expect(covered).toEqual(new Set(documents.flatMap((d) => d.pages.map((p: number) => `${d.uri.split("/").pop()}:${p}`))));
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(join(dir, "out/archive.sqlite"), { readonly: true });
+    expect(db.prepare("SELECT count(*) AS documents, sum(pages) AS pages, sum(chunk_count) AS chunks FROM documents").get()).toEqual({ documents: 3, pages: 9, chunks: chunks.length });
+    expect((db.prepare("SELECT id FROM chunks ORDER BY seq").all() as { id: string }[]).map((c) => c.id)).toEqual(chunks.map((c) => c.id));
+    db.close();
   });
 
   it("finishes with exit 3 and an error record when a document fails", async () => {

@@ -16,10 +16,15 @@ export const BUILTINS = {
     folder: () => import("../sources/folder.js"),
   } satisfies Record<string, Loader<SourceSpec>>,
   stage: {
+    chunk: () => import("../stages/chunk/stage.js"),
+    dehyphenate: () => import("../stages/dehyphenate/stage.js"),
     extract: () => import("../stages/extract/stage.js"),
+    "flag-scans": () => import("../stages/flag-scans/stage.js"),
+    "strip-furniture": () => import("../stages/strip-furniture/stage.js"),
   } satisfies Record<string, Loader<StageSpec>>,
   sink: {
     jsonl: () => import("../sinks/jsonl.js"),
+    sqlite: () => import("../sinks/sqlite/sink.js"),
   } satisfies Record<string, Loader<SinkSpec>>,
 } as const;
 

@@ -108,8 +108,8 @@ describe("generated files", () => {
     expect((await readFile("pipeline.yaml", "utf8")).split("\n")[0]).toBe("# yaml-language-server: $schema=./pipeline.schema.json");
   });
 
-  it("pipeline.yaml runs the stages `pagestream extract` runs", async () => {
+  it("pipeline.yaml runs the stages `pagestream extract` runs, first and in the same order", async () => {
     const r = await parsePipeline(await readFile("pipeline.yaml", "utf8"), where);
-    expect(r.ok && r.config.stages.map((s) => s.spec.type)).toEqual(DEFAULT_STAGES.map((s) => s.type));
+    expect(r.ok && r.config.stages.map((s) => s.spec.type).slice(0, DEFAULT_STAGES.length)).toEqual(DEFAULT_STAGES.map((s) => s.type));
   });
 });

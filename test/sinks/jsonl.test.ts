@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DocumentResult, PageRecord } from "../../src/core/records.js";
 import jsonl from "../../src/sinks/jsonl.js";
+import { chunkId } from "../../src/stages/chunk/chunk-id.js";
+import { DOC_ID, heading, page as fixturePage, result, text, URI } from "../stages/chunk-fixtures.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -85,5 +87,110 @@ describe("jsonl sink", () => {
     await second.abort();
     expect(await readFile(join(dir, "out/pages.jsonl"), "utf8")).toBe(before);
     expect(await readdir(join(dir, "out"))).toEqual(["pages.jsonl"]);
+  });
+});
+
+describe("jsonl sink, chunk records", () => {
+  const S = "The east berth closes on the third of May for repairs to the wall.";
+  const pages = () => [page1(), page2()];
+  const page1 = () => fixturePage(1, [heading("Berth Notice", 16), text(S)], { furniture: { header: [], footer: ["iv"], pageLabel: "iv" } });
+  const page2 = () => fixturePage(2, [text("Questions go to the harbour office.")], { furniture: { header: [], footer: ["v"], pageLabel: "v" }, scan: true });
+
+  async function chunkSink(options: Record<string, unknown> = {}, warnings: string[] = []) {
+    return jsonl.create(jsonl.options.parse({ records: "chunks", path: "out/chunks.jsonl", ...options }), { baseDir: dir, warn: (m) => warnings.push(m) });
+  }
+  const lines = async (file: string) => (await readFile(join(dir, file), "utf8")).trimEnd().split("\n");
+
+  it("writes one chunk per line — id, doc_id, chunk_index, text, flat metadata — and the document records beside it", async () => {
+    const s = await chunkSink();
+    await s.write(await result(pages(), { title: "Berth Notice", limits: { maxTokens: 20 } }));
+    await s.write(failed);
+    await s.close(summary);
+    const chunks = (await lines("out/chunks.jsonl")).map((l) => JSON.parse(l));
+    expect(chunks.map((c) => Object.keys(c))).toEqual(chunks.map(() => ["id", "doc_id", "chunk_index", "text", "metadata"]));
+    expect(chunks[0]).toEqual({
+      id: chunkId(DOC_ID, 0),
+      doc_id: DOC_ID,
+      chunk_index: 0,
+      text: `Berth Notice\n\n${S}`,
+      metadata: {
+        source_uri: URI,
+        title: "Berth Notice",
+        page_start: 1,
+        page_end: 1,
+        page_labels: ["iv"],
+        char_start: 0,
+        char_end: 80,
+        prefix_chars: 0,
+        token_count: 19,
+        tokenizer: "gpt-tokenizer",
+        encoding: "cl100k_base",
+        headings: ["Berth Notice"],
+        flags: [],
+      },
+    });
+    expect(chunks.map((c) => [c.chunk_index, c.metadata.page_start, c.metadata.page_end, c.metadata.page_labels, c.metadata.flags])).toEqual([
+      [0, 1, 1, ["iv"], []],
+      [1, 2, 2, ["v"], ["scan"]],
+    ]);
+    // Flat: every metadata value is a string, a number or a list of strings; never null.
+    for (const c of chunks) {
+      for (const v of Object.values(c.metadata)) expect(typeof v === "string" || typeof v === "number" || (Array.isArray(v) && v.every((x) => typeof x === "string"))).toBe(true);
+    }
+    expect((await lines("out/chunks.documents.jsonl")).map((l) => JSON.parse(l))).toEqual([
+      {
+        type: "document",
+        doc_id: DOC_ID,
+        uri: URI,
+        status: "ok",
+        title: "Berth Notice",
+        page_count: 2,
+        pages: [1, 2],
+        empty_pages: [],
+        scan_pages: [2],
+        chunk_count: 2,
+        token_count: chunks.reduce((n, c) => n + c.metadata.token_count, 0),
+        warnings: [],
+      },
+      { type: "document", uri: "/in/b.pdf", status: "failed", code: "not_pdf", message: "not a PDF", warnings: [] },
+    ]);
+  });
+
+  it("leaves the title out when the document has none: no key is ever null", async () => {
+    const s = await chunkSink();
+    await s.write(await result(pages()));
+    await s.close(summary);
+    const first = JSON.parse((await lines("out/chunks.jsonl"))[0]!);
+    expect("title" in first.metadata).toBe(false);
+    expect(JSON.stringify(first)).not.toContain("null");
+  });
+
+  it("shows nothing of a run in progress and leaves both previous files untouched when aborted", async () => {
+    const first = await chunkSink();
+    await first.write(await result(pages()));
+    await first.close(summary);
+    const before = [await readFile(join(dir, "out/chunks.jsonl"), "utf8"), await readFile(join(dir, "out/chunks.documents.jsonl"), "utf8")];
+    const second = await chunkSink();
+    await second.write(failed);
+    await second.abort();
+    expect([await readFile(join(dir, "out/chunks.jsonl"), "utf8"), await readFile(join(dir, "out/chunks.documents.jsonl"), "utf8")]).toEqual(before);
+    expect((await readdir(join(dir, "out"))).sort()).toEqual(["chunks.documents.jsonl", "chunks.jsonl"]);
+  });
+
+  it("says so when a chunk file gets no chunks because the pipeline has no chunk stage", async () => {
+    const warnings: string[] = [];
+    const s = await chunkSink({}, warnings);
+    await s.write({ ...(await result(pages())), chunks: [] });
+    await s.close(summary);
+    expect(warnings).toEqual(["chunks.jsonl has no chunks: the pipeline needs a chunk stage (- type: chunk) after extract"]);
+    expect(await readFile(join(dir, "out/chunks.jsonl"), "utf8")).toBe("");
+  });
+
+  it("defaults to out/chunks.jsonl, and refuses include_lines for chunk records", async () => {
+    const s = await jsonl.create(jsonl.options.parse({ records: "chunks" }), { baseDir: dir, warn: () => {} });
+    await s.close(summary);
+    expect((await readdir(join(dir, "out"))).sort()).toEqual(["chunks.documents.jsonl", "chunks.jsonl"]);
+    const bad = jsonl.options.safeParse({ records: "chunks", include_lines: true });
+    expect(bad.success ? [] : bad.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([["include_lines", "applies to page records only (records: pages)"]]);
   });
 });

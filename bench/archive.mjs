@@ -1,0 +1,317 @@
+#!/usr/bin/env node
+// `node bench/archive.mjs`: chunking throughput, archive build time and search latency, each
+// against a reference measured in the same run:
+//   chunking  the chunk stage's chunker over generated documents, in document tokens per second,
+//             against gpt-tokenizer encoding the same text once (the floor: chunking must count);
+//   archive   the sqlite sink writing ≥ 100,000 chunks (documents, pages, chunks, FTS5 index,
+//             batched transactions, closing checkpoint), against the same rows written by the
+//             same writer in the same batches into the same tables with the FTS5 index dropped
+//             (plain INSERTs);
+//   search    `pagestream search`'s searchArchive (bm25 order, snippet, highlights, pages) on that
+//             archive, p50/p95 over a query mix, against a bare FTS5 MATCH … ORDER BY rank
+//             LIMIT 10 (the floor), and a LIKE scan of chunk text (no index) for phrases.
+// The text is generated (deterministic: a fixed seed): English words from fixtures/manifest.json
+// ranked by frequency, then 20,000 made-up rarer words, drawn Zipf-like, so the index sees a
+// realistic vocabulary. Nothing is asserted; prints a markdown table and writes
+// bench/results/archive-latest.json (git ignores bench/results).
+//
+//   node bench/archive.mjs [--chunks N] [--chunk-tokens N] [--chunk-docs N] [--queries N] [--keep]
+//     --chunks        chunks in the archive (default 100000)
+//     --chunk-tokens  about how many tokens each archived chunk holds (default 256)
+//     --chunk-docs    documents for the chunking measurement (default 300, ~1.5 M tokens)
+//     --queries       queries per kind in the search measurement (default 50; 4 kinds)
+//     --keep          keep the temporary folder with the two databases
+// Measures the build in dist/: run `npm run build` first.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = resolve(import.meta.dirname, "..");
+const argv = process.argv.slice(2);
+if (argv.includes("--help") || argv.includes("-h")) {
+  const lines = readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(1);
+  console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith("//"))).map((l) => l.replace(/^\/\/ ?/, "")).join("\n"));
+  process.exit(0);
+}
+const arg = (name, fallback) => {
+  const i = argv.indexOf(name);
+  if (i < 0) return fallback;
+  const n = Number(argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1) fail(`${name} needs a whole number of at least 1, got ${JSON.stringify(argv[i + 1])}`);
+  return n;
+};
+const CHUNKS = arg("--chunks", 100_000);
+const CHUNK_TOKENS = arg("--chunk-tokens", 256);
+const CHUNK_DOCS = arg("--chunk-docs", 300);
+const QUERIES = arg("--queries", 50);
+const CHUNKS_PER_DOCUMENT = 40;
+const PAGES_PER_DOCUMENT = 8;
+
+function fail(message) {
+  console.error(`bench/archive: ${message}`);
+  process.exit(1);
+}
+if (!existsSync(join(root, "dist/stages/chunk/chunker.js"))) fail("dist/ has no chunk stage: run `npm run build` first");
+const dist = (path) => import(pathToFileURL(join(root, "dist", path)).href);
+const { chunkDocument } = await dist("stages/chunk/chunker.js");
+const { chunkId } = await dist("stages/chunk/chunk-id.js");
+const { loadTokenizer } = await dist("stages/chunk/tokenizer.js");
+const { renderPageText } = await dist("core/page-text.js");
+const { default: sqliteSink } = await dist("sinks/sqlite/sink.js");
+const { searchArchive } = await dist("sinks/sqlite/search.js");
+const { documentRows } = await dist("sinks/sqlite/document-rows.js");
+const { prepareArchive } = await dist("sinks/sqlite/archive-schema.js");
+const { ArchiveWriter } = await dist("sinks/sqlite/archive-writer.js");
+const { default: Database } = await import("better-sqlite3");
+const { encode } = await import("gpt-tokenizer/encoding/cl100k_base");
+
+// ------------------------------------------------------------------------------- text
+let seed = 0x5eed;
+const random = () => {
+  // mulberry32
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const pick = (list) => list[Math.floor(random() * list.length)];
+const between = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
+
+const manifest = JSON.parse(readFileSync(join(root, "fixtures/manifest.json"), "utf8"));
+const counts = new Map();
+for (const entry of manifest) {
+  for (const w of (entry.expected?.reflow ?? "").toLowerCase().match(/[a-z]+(?:'[a-z]+)?/g) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
+}
+const syllables = ["ba", "ker", "lo", "mi", "nor", "sta", "tel", "vi", "ran", "quo", "dre", "sen", "pol", "gar", "fen", "ith", "ul", "cas", "mar", "ton"];
+const made = new Set();
+while (made.size < 20_000) made.add(Array.from({ length: between(2, 4) }, () => pick(syllables)).join(""));
+const vocabulary = [...[...counts].sort((a, b) => b[1] - a[1]).map(([w]) => w), ...made];
+// Zipf-like: rank r drawn with probability ∝ 1 / (r + 10).
+const cumulative = [];
+let total = 0;
+for (let r = 0; r < vocabulary.length; r++) cumulative.push((total += 1 / (r + 10)));
+const word = () => {
+  const x = random() * total;
+  let lo = 0;
+  let hi = cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cumulative[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return vocabulary[lo];
+};
+const sentence = () => {
+  const words = Array.from({ length: between(8, 24) }, word);
+  words[0] = words[0][0].toUpperCase() + words[0].slice(1);
+  return words.join(" ") + pick([".", ".", ".", ".", "?", ";"]).replace(";", ".");
+};
+const paragraph = () => Array.from({ length: between(2, 6) }, sentence).join(" ");
+
+/** A page as the extract stage makes it: a 14 pt heading and body paragraphs, one line each. */
+function pageRecord(documentId, uri, number) {
+  const texts = [`${number}. ${word()} ${word()}`, ...Array.from({ length: between(3, 6) }, paragraph)];
+  const lines = texts.map((text, i) => {
+    const fontSize = i === 0 ? 14 : 10;
+    const run = { text, x: 72, y: 750 - i * 20, width: text.length * fontSize * 0.5, fontSize, fontName: "f1" };
+    return { ...run, runs: [run] };
+  });
+  const paragraphs = texts.map((_, i) => ({ start: i, end: i + 1, kind: "text" }));
+  const text = renderPageText(lines, paragraphs, "reflow");
+  return { type: "page", documentId, uri, number, width: 612, height: 792, rotation: 0, lines, paragraphs, text, mode: "reflow", empty: false, orderSource: "geometry", orderReason: "untagged", untaggedGlyphs: 0, columns: 1 };
+}
+const hex = (n) => n.toString(16).padStart(64, "0");
+
+// ------------------------------------------------------------------------------- helpers
+const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+const now = () => process.hrtime.bigint();
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const rows = [];
+const results = { machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavg: loadavg(), node: process.version }, settings: { CHUNKS, CHUNK_TOKENS, CHUNK_DOCS, QUERIES } };
+const progress = (m) => process.stderr.write(`bench/archive: ${m}\n`);
+
+// ------------------------------------------------------------------------------- 1. chunking
+progress(`generating ${CHUNK_DOCS} documents for the chunking measurement…`);
+const tokenizer = await loadTokenizer("cl100k_base");
+const documents = Array.from({ length: CHUNK_DOCS }, (_, d) => {
+  const uri = `/bench/chunking/doc-${d}.pdf`;
+  return { documentId: hex(d + 1), uri, pages: Array.from({ length: PAGES_PER_DOCUMENT }, (_, p) => pageRecord(hex(d + 1), uri, p + 1)) };
+});
+const docTexts = documents.map((d) => d.pages.map((p) => p.text).join("\n\n"));
+const limits = { maxTokens: 512, overlapTokens: 64, minTokens: 64 };
+const encodeRun = () => {
+  const t0 = now();
+  let tokens = 0;
+  for (const t of docTexts) tokens += encode(t, { disallowedSpecial: new Set() }).length;
+  return { tokens, ms: ms(t0) };
+};
+const chunkRun = () => {
+  const t0 = now();
+  let chunks = 0;
+  for (const d of documents) chunks += chunkDocument(d, limits, tokenizer).length;
+  return { chunks, ms: ms(t0) };
+};
+encodeRun(); // warm-up (merge caches, JIT)
+chunkRun();
+const encodeRuns = [encodeRun(), encodeRun(), encodeRun()];
+const chunkRuns = [chunkRun(), chunkRun(), chunkRun()];
+const docTokens = encodeRuns[0].tokens;
+const encodeMs = median(encodeRuns.map((r) => r.ms));
+const chunkMs = median(chunkRuns.map((r) => r.ms));
+results.chunking = { documents: CHUNK_DOCS, tokens: docTokens, chunks: chunkRuns[0].chunks, limits, chunkerMs: chunkMs, encodeMs, chunkerTokensPerSecond: docTokens / (chunkMs / 1000), encodeTokensPerSecond: docTokens / (encodeMs / 1000) };
+rows.push([
+  "chunking: chunker (max 512, overlap 64, min 64)",
+  `${fmt(docTokens)} tokens, ${fmt(chunkRuns[0].chunks)} chunks`,
+  `${fmt(results.chunking.chunkerTokensPerSecond)} tokens/s`,
+  `gpt-tokenizer encode: ${fmt(results.chunking.encodeTokensPerSecond)} tokens/s`,
+  `${fmt(results.chunking.chunkerTokensPerSecond / results.chunking.encodeTokensPerSecond, 2)}×`,
+]);
+
+// ------------------------------------------------------------------------------- 2. archive
+progress(`generating ${fmt(CHUNKS)} chunks of ~${CHUNK_TOKENS} tokens…`);
+const charsPerToken = docTexts.reduce((n, t) => n + t.length, 0) / docTokens;
+const chunkChars = Math.round(CHUNK_TOKENS * charsPerToken);
+const archiveResults = [];
+for (let d = 0, made = 0; made < CHUNKS; d++) {
+  const documentId = hex(1_000_000 + d);
+  const uri = `/bench/archive/${String(d).padStart(5, "0")}.pdf`;
+  const count = Math.min(CHUNKS_PER_DOCUMENT, CHUNKS - made);
+  const chunkTexts = Array.from({ length: count }, () => {
+    let t = paragraph();
+    while (t.length < chunkChars) t += "\n\n" + paragraph();
+    return t.slice(0, t.lastIndexOf(" ", chunkChars) > 0 ? t.lastIndexOf(" ", chunkChars) : chunkChars);
+  });
+  const perPage = Math.ceil(count / PAGES_PER_DOCUMENT);
+  const pages = Array.from({ length: Math.ceil(count / perPage) }, (_, p) => {
+    const text = chunkTexts.slice(p * perPage, (p + 1) * perPage).join("\n\n");
+    return { type: "page", documentId, uri, number: p + 1, width: 612, height: 792, rotation: 0, lines: [], paragraphs: [], text, mode: "reflow", empty: false, orderSource: "geometry", orderReason: "untagged", untaggedGlyphs: 0, columns: 1 };
+  });
+  let offset = 0;
+  const chunks = chunkTexts.map((text, index) => {
+    const page = Math.floor(index / perPage) + 1;
+    const record = {
+      type: "chunk", id: chunkId(documentId, index), documentId, uri, index, text, prefix: "", pageStart: page, pageEnd: page, pageLabels: [String(page)],
+      charStart: offset, charEnd: offset + text.length, tokenCount: Math.round(text.length / charsPerToken), tokenizer: "gpt-tokenizer", encoding: "cl100k_base",
+      limits, headings: [`${page}. Section`], flags: [],
+    };
+    offset += text.length + 2;
+    return record;
+  });
+  archiveResults.push({ status: "ok", uri, document: { id: documentId, uri, size: 100_000, pageCount: pages.length, tagged: false, title: `Bench document ${d}` }, pages, chunks, warnings: [] });
+  made += count;
+}
+const archiveText = archiveResults.reduce((n, r) => n + r.chunks.reduce((m, c) => m + c.text.length, 0), 0);
+const tmp = mkdtempSync(join(tmpdir(), "pagestream-bench-archive-"));
+const summary = { documents: archiveResults.length, ok: archiveResults.length, failed: 0, failedByCode: {}, pages: 0, emptyPages: 0, seconds: 0 };
+
+progress("building the archive with the sqlite sink…");
+const archivePath = join(tmp, "archive.sqlite");
+let t0 = now();
+const sink = await sqliteSink.create(sqliteSink.options.parse({ path: archivePath }), { baseDir: tmp, warn: progress });
+for (const r of archiveResults) await sink.write(r);
+await sink.close(summary);
+const sinkMs = ms(t0);
+
+progress("building the reference: the same rows, same writer and batches, no FTS5 index…");
+const plainPath = join(tmp, "plain.sqlite");
+t0 = now();
+{
+  const db = new Database(plainPath);
+  prepareArchive(db, { stemming: "none", trigram: false });
+  db.exec("DROP TRIGGER chunks_fts_insert; DROP TRIGGER chunks_fts_delete; DROP TRIGGER chunks_fts_update; DROP TABLE chunks_fts;");
+  const writer = new ArchiveWriter(db);
+  let batch = 0;
+  db.exec("BEGIN IMMEDIATE");
+  for (const r of archiveResults) {
+    const docRows = documentRows(r);
+    writer.write(docRows, new Date().toISOString());
+    batch += 1 + docRows.pages.length + docRows.chunks.length;
+    if (batch >= 10_000) {
+      db.exec("COMMIT; BEGIN IMMEDIATE");
+      batch = 0;
+    }
+  }
+  db.exec("COMMIT");
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+}
+const plainMs = ms(t0);
+const mib = (p) => statSync(p).size / 2 ** 20;
+results.archive = { documents: archiveResults.length, chunks: CHUNKS, chunkTokens: CHUNK_TOKENS, chunkTextMiB: archiveText / 2 ** 20, sinkMs, plainInsertMs: plainMs, sinkMiB: mib(archivePath), plainMiB: mib(plainPath) };
+rows.push([
+  "archive build: sqlite sink (FTS5, batched)",
+  `${fmt(CHUNKS)} chunks (~${CHUNK_TOKENS} tokens, ${fmt(archiveText / 2 ** 20, 0)} MiB of text) in ${fmt(archiveResults.length)} documents`,
+  `${fmt(sinkMs / 1000, 1)} s (${fmt(CHUNKS / (sinkMs / 1000))} chunks/s, ${fmt(results.archive.sinkMiB)} MiB)`,
+  `plain INSERT, no FTS5: ${fmt(plainMs / 1000, 1)} s (${fmt(results.archive.plainMiB)} MiB)`,
+  `${fmt(sinkMs / plainMs, 2)}×`,
+]);
+
+// ------------------------------------------------------------------------------- 3. search
+progress("searching…");
+const db = new Database(archivePath, { readonly: true });
+const sampleChunk = () => pick(archiveResults).chunks[0].text.split(/\s+/).map((w) => w.replace(/[^a-z']/gi, "").toLowerCase()).filter(Boolean);
+const queries = {
+  word: Array.from({ length: QUERIES }, () => word()),
+  "two words": Array.from({ length: QUERIES }, () => `${word()} ${word()}`),
+  phrase: Array.from({ length: QUERIES }, () => {
+    const ws = sampleChunk();
+    const at = between(0, Math.max(0, ws.length - 3));
+    return `"${ws.slice(at, at + 3).join(" ")}"`;
+  }),
+  prefix: Array.from({ length: QUERIES }, () => {
+    let w = word();
+    while (w.length < 5) w = word();
+    return w.slice(0, 4) + "*";
+  }),
+};
+const rawRank = db.prepare("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT 10");
+const like = db.prepare("SELECT seq FROM chunks WHERE text LIKE ? LIMIT 10");
+const time = (fn) => {
+  const t = now();
+  fn();
+  return ms(t);
+};
+const latencies = { searchArchive: [], rawMatch: [], likeScan: [] };
+const perKind = {};
+let hits = 0;
+for (const [kind, list] of Object.entries(queries)) {
+  perKind[kind] = [];
+  for (const q of list) {
+    const { match } = searchArchive(db, q, { limit: 10 }); // warm this query's pages into the cache
+    const a = time(() => (hits += searchArchive(db, q, { limit: 10 }).hits.length));
+    const b = time(() => rawRank.all(match));
+    latencies.searchArchive.push(a);
+    latencies.rawMatch.push(b);
+    perKind[kind].push(a);
+  }
+}
+for (const q of queries.phrase.slice(0, Math.min(20, QUERIES))) latencies.likeScan.push(time(() => like.all(`%${q.slice(1, -1)}%`)));
+db.close();
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { n: s.length, p50: quantile(s, 0.5), p95: quantile(s, 0.95), max: s[s.length - 1] };
+};
+results.search = { queries, hitsReturned: hits, searchArchive: stats(latencies.searchArchive), rawMatch: stats(latencies.rawMatch), likeScan: stats(latencies.likeScan), perKind: Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, stats(v)])) };
+const s = results.search;
+rows.push([
+  `search: searchArchive, limit 10 (${Object.keys(queries).join(", ")})`,
+  `${s.searchArchive.n} queries on the ${fmt(CHUNKS)}-chunk archive`,
+  `p50 ${fmt(s.searchArchive.p50, 2)} ms, p95 ${fmt(s.searchArchive.p95, 2)} ms`,
+  `bare FTS5 MATCH ORDER BY rank LIMIT 10: p50 ${fmt(s.rawMatch.p50, 2)} ms, p95 ${fmt(s.rawMatch.p95, 2)} ms; LIKE scan (${s.likeScan.n} phrases): p50 ${fmt(s.likeScan.p50, 0)} ms`,
+  `${fmt(s.searchArchive.p50 / s.rawMatch.p50, 2)}× (p50)`,
+]);
+
+// ------------------------------------------------------------------------------- report
+console.log("| measurement | input | result | reference (same run) | ratio |");
+console.log("|---|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+console.log("");
+console.log("search p50 / p95 by kind: " + Object.entries(s.perKind).map(([k, v]) => `${k} ${fmt(v.p50, 2)} / ${fmt(v.p95, 2)} ms`).join(" · "));
+console.log(`machine: ${results.machine.cpus} × ${results.machine.model}, load ${results.machine.loadavg.map((l) => l.toFixed(2)).join(" ")}, Node ${process.version}`);
+mkdirSync(join(root, "bench/results"), { recursive: true });
+writeFileSync(join(root, "bench/results/archive-latest.json"), JSON.stringify(results, null, 2) + "\n");
+if (argv.includes("--keep")) progress(`kept ${tmp}`);
+else rmSync(tmp, { recursive: true, force: true });

@@ -1,0 +1,104 @@
+/**
+ * `pagestream search "query"`: the best chunks of an archive for a query, ranked by bm25, each
+ * with its document, the pages of the match and a snippet; `--json` for programs. The query is
+ * never passed raw to FTS5 (see `src/sinks/sqlite/fts-query.ts`): a query it cannot read is a
+ * usage error with a sentence, exit 2, never a crash or a silent empty result.
+ */
+import { existsSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
+import { QueryError, searchArchive, type SearchHit } from "../sinks/sqlite/search.js";
+import { EXIT } from "./exit-codes.js";
+
+export interface SearchFlags {
+  db: string;
+  limit: number;
+  json?: boolean;
+  document?: string;
+  path?: string;
+  substring?: boolean;
+}
+
+export async function searchCommand(query: string, flags: SearchFlags): Promise<number> {
+  const file = resolve(flags.db);
+  if (!existsSync(file)) {
+    process.stderr.write(`pagestream: no archive at ${flags.db} (run a pipeline with a sqlite sink first, or give --db)\n`);
+    return EXIT.usage;
+  }
+  const { default: Database } = await import("better-sqlite3");
+  let db;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (err) {
+    process.stderr.write(`pagestream: ${flags.db}: ${(err as Error).message}\n`);
+    return EXIT.usage;
+  }
+  try {
+    const result = searchArchive(db, query, {
+      limit: flags.limit,
+      ...(flags.document !== undefined ? { document: /^[0-9a-f]{8,64}$/i.test(flags.document) ? flags.document : pathPrefix(flags.document) } : {}),
+      ...(flags.path !== undefined ? { pathPrefix: pathPrefix(flags.path) } : {}),
+      ...(flags.substring ? { substring: true } : {}),
+    });
+    if (flags.json) {
+      process.stdout.write(JSON.stringify({ query: result.query, match: result.match, hits: result.hits.map(jsonHit) }, null, 2) + "\n");
+    } else if (result.hits.length === 0) {
+      process.stdout.write(`No matches for ${JSON.stringify(query)}.\n`);
+    } else {
+      const bold = process.stdout.isTTY ? (s: string) => `\u001b[1m${s}\u001b[22m` : (s: string) => `[${s}]`;
+      process.stdout.write(result.hits.map((hit, i) => textHit(hit, i + 1, bold)).join("\n"));
+    }
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof QueryError) {
+      process.stderr.write(`pagestream: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    // Not an SQLite file, or a damaged one: SQLite says so at the first read.
+    if (/^SQLITE_(NOTADB|CORRUPT)/.test((err as { code?: string }).code ?? "")) {
+      process.stderr.write(`pagestream: ${flags.db}: ${(err as Error).message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  } finally {
+    db.close();
+  }
+}
+
+/** A path as the folder source stores uris: absolute. URLs (s3://…) are kept as they are. */
+function pathPrefix(path: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(path) || isAbsolute(path) ? path : resolve(path);
+}
+
+function pages([first, last]: [number, number]): string {
+  return first === last ? `p. ${first}` : `pp. ${first}–${last}`;
+}
+
+function textHit(hit: SearchHit, n: number, mark: (s: string) => string): string {
+  const shown = hit.uri.startsWith(process.cwd()) ? relative(process.cwd(), hit.uri) : hit.uri;
+  const labels = hit.matchPageLabels.length ? ` (printed ${hit.matchPageLabels.join(", ")})` : "";
+  let snippet = "";
+  let at = 0;
+  for (const [s, e] of hit.highlights) {
+    snippet += hit.snippet.slice(at, s) + mark(hit.snippet.slice(s, e));
+    at = e;
+  }
+  snippet += hit.snippet.slice(at);
+  return `${n}. ${shown}  ${pages(hit.matchPages)}${labels}${hit.title ? `  ${hit.title}` : ""}\n   ${snippet}\n`;
+}
+
+function jsonHit(hit: SearchHit): object {
+  return {
+    score: hit.score,
+    doc_id: hit.documentId,
+    uri: hit.uri,
+    ...(hit.title ? { title: hit.title } : {}),
+    chunk_id: hit.chunkId,
+    chunk_index: hit.chunkIndex,
+    page_start: hit.pageStart,
+    page_end: hit.pageEnd,
+    match_pages: hit.matchPages,
+    match_page_labels: hit.matchPageLabels,
+    snippet: hit.snippet,
+    highlights: hit.highlights,
+  };
+}

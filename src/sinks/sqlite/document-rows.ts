@@ -1,0 +1,136 @@
+/**
+ * A document's result as the archive's rows, and the two hashes a re-run compares: the content
+ * hash covers everything the rows hold (an unchanged document is left as it is, rowids and
+ * all), the config hash the settings that shaped them (extraction mode, tokenizer and chunk
+ * limits, archive schema), so rows made under other settings can be found.
+ */
+import { createHash } from "node:crypto";
+import type { DocumentResult } from "../../core/records.js";
+import { documentText } from "../../stages/chunk/document-text.js";
+import { pageFlags, pageFurniture, pageLabel } from "../../stages/chunk/page-facts.js";
+
+/** Bumped when the tables change shape; an archive of another version is refused, not migrated blindly. */
+export const ARCHIVE_SCHEMA_VERSION = 1;
+
+export interface DocumentRow {
+  uri: string;
+  sha256: string | null;
+  title: string | null;
+  pages: number | null;
+  status: "ok" | "failed";
+  error_code: string | null;
+  error: string | null;
+  /** JSON array of { code, message, pages? }. */
+  warnings: string;
+  chunk_count: number;
+  config_hash: string;
+  content_hash: string;
+}
+
+export interface PageRow {
+  number: number;
+  label: string | null;
+  text: string;
+  /** Where the page's text sits in the document text chunk offsets point into; null for a page without text. */
+  char_start: number | null;
+  char_end: number | null;
+  mode: string;
+  /** JSON array of flag names. */
+  flags: string;
+  /** JSON of the page's furniture record, when a stage left one. */
+  furniture: string | null;
+}
+
+export interface ChunkRow {
+  id: string;
+  chunk_index: number;
+  text: string;
+  title: string;
+  page_start: number;
+  page_end: number;
+  page_labels: string;
+  char_start: number;
+  char_end: number;
+  prefix_chars: number;
+  token_count: number;
+  headings: string;
+  flags: string;
+}
+
+export interface DocumentRows {
+  document: DocumentRow;
+  pages: PageRow[];
+  chunks: ChunkRow[];
+}
+
+export function documentRows(result: DocumentResult): DocumentRows {
+  const warnings = JSON.stringify(result.warnings.map((w) => ({ code: w.code, message: w.message, ...(w.pages ? { pages: w.pages } : {}) })));
+  if (result.status === "failed") {
+    const document = {
+      uri: result.uri,
+      sha256: result.error.documentId ?? null,
+      title: null,
+      pages: null,
+      status: "failed" as const,
+      error_code: result.error.code,
+      error: result.error.message,
+      warnings,
+      chunk_count: 0,
+      config_hash: hash({ schema: ARCHIVE_SCHEMA_VERSION }),
+    };
+    return { document: { ...document, content_hash: hash(document) }, pages: [], chunks: [] };
+  }
+  const title = result.document.title ?? null;
+  const spans = new Map(documentText(result.pages).pages.map((s) => [s.number, s]));
+  const pages: PageRow[] = result.pages.map((page) => {
+    const furniture = pageFurniture(page);
+    return {
+      number: page.number,
+      label: pageLabel(page) ?? null,
+      text: page.text,
+      char_start: spans.get(page.number)?.start ?? null,
+      char_end: spans.get(page.number)?.end ?? null,
+      mode: page.mode,
+      flags: JSON.stringify(pageFlags(page)),
+      furniture: furniture === undefined ? null : JSON.stringify(furniture),
+    };
+  });
+  const chunks: ChunkRow[] = result.chunks.map((c) => ({
+    id: c.id,
+    chunk_index: c.index,
+    text: c.text,
+    title: title ?? "",
+    page_start: c.pageStart,
+    page_end: c.pageEnd,
+    page_labels: JSON.stringify(c.pageLabels),
+    char_start: c.charStart,
+    char_end: c.charEnd,
+    prefix_chars: c.prefix.length,
+    token_count: c.tokenCount,
+    headings: JSON.stringify(c.headings),
+    flags: JSON.stringify(c.flags),
+  }));
+  const first = result.chunks[0];
+  const config = {
+    schema: ARCHIVE_SCHEMA_VERSION,
+    modes: [...new Set(result.pages.map((p) => p.mode))].sort(),
+    chunking: first ? { tokenizer: first.tokenizer, encoding: first.encoding, ...first.limits } : null,
+  };
+  const document = {
+    uri: result.uri,
+    sha256: result.document.id,
+    title,
+    pages: result.document.pageCount,
+    status: "ok" as const,
+    error_code: null,
+    error: null,
+    warnings,
+    chunk_count: chunks.length,
+    config_hash: hash(config),
+  };
+  return { document: { ...document, content_hash: hash({ document, pages, chunks }) }, pages, chunks };
+}
+
+function hash(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(value)).digest("hex");
+}

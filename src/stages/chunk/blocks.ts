@@ -1,0 +1,84 @@
+/**
+ * A document's text as blocks — running text, headings, tables, code listings — located in the
+ * document text. The page text is the truth (chunk offsets point into it); the page's
+ * paragraphs only say what each part of it is, so each paragraph is rendered on its own and
+ * found in the page text in order. Text that no paragraph accounts for (a stage rewrote it
+ * without keeping the paragraphs in step) becomes running text, split at blank lines.
+ */
+import { renderPageText } from "../../core/page-text.js";
+import type { PageRecord } from "../../core/records.js";
+import type { DocumentText } from "./document-text.js";
+import { bodyFontSize, headingCue, headingLevels, type HeadingCue } from "./headings.js";
+import { pageContinues } from "./page-facts.js";
+
+export type BlockKind = "text" | "heading" | "table" | "code";
+
+export interface Block {
+  kind: BlockKind;
+  /** Offsets into the document text, end exclusive. */
+  start: number;
+  end: number;
+  /** The page it is on. */
+  page: number;
+  /** 1–6, for a heading. */
+  level?: number;
+  /** The last block of a page whose last paragraph goes on at the top of the next page. */
+  continues?: boolean;
+}
+
+const BLANK_LINE = /\n[^\S\n]*\n/;
+
+export function documentBlocks(pages: readonly PageRecord[], doc: DocumentText): Block[] {
+  const blocks: Block[] = [];
+  const cues = new Map<Block, HeadingCue>();
+  let spanIndex = 0;
+  for (const page of pages) {
+    if (page.text.length === 0) continue;
+    const base = doc.pages[spanIndex++]!.start;
+    const push = (kind: BlockKind, start: number, end: number): Block => {
+      const block: Block = { kind, start: base + start, end: base + end, page: page.number };
+      blocks.push(block);
+      return block;
+    };
+    /** Running text no paragraph accounts for: one block per part between blank lines. */
+    const pushText = (from: number, to: number) => {
+      const separator = new RegExp(BLANK_LINE.source, "g");
+      const region = page.text.slice(from, to);
+      let partStart = 0;
+      for (let m = separator.exec(region); ; m = separator.exec(region)) {
+        let start = from + partStart;
+        let end = from + (m ? m.index : region.length);
+        while (start < end && /\s/.test(page.text[start]!)) start++;
+        while (end > start && /\s/.test(page.text[end - 1]!)) end--;
+        if (end > start) push("text", start, end);
+        if (!m) break;
+        partStart = m.index + m[0].length;
+      }
+    };
+    const body = bodyFontSize(page.lines);
+    let cursor = 0;
+    for (const paragraph of page.paragraphs) {
+      const text = renderPageText(page.lines, [paragraph], page.mode);
+      if (!text.trim()) continue;
+      const at = page.text.indexOf(text, cursor);
+      if (at < 0) continue;
+      if (at > cursor) pushText(cursor, at);
+      cursor = at + text.length;
+      if (paragraph.kind === "table") push("table", at, at + text.trimEnd().length);
+      else if (paragraph.kind === "verbatim") push("code", at, at + text.trimEnd().length);
+      else {
+        const lead = text.length - text.trimStart().length;
+        const trimmed = text.trim();
+        const cue = headingCue(paragraph, page.lines.slice(paragraph.start, paragraph.end), trimmed, body);
+        const block = push(cue ? "heading" : "text", at + lead, at + lead + trimmed.length);
+        if (cue) cues.set(block, cue);
+      }
+    }
+    if (cursor < page.text.length) pushText(cursor, page.text.length);
+    const last = blocks[blocks.length - 1];
+    if (last?.page === page.number && pageContinues(page)) last.continues = true;
+  }
+  const levelOf = headingLevels([...cues.values()].flatMap((c) => ("size" in c ? [c.size] : [])));
+  for (const [block, cue] of cues) block.level = "level" in cue ? cue.level : levelOf(cue.size);
+  return blocks;
+}

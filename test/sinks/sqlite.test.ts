@@ -1,0 +1,223 @@
+/** The sqlite sink against real SQLite (better-sqlite3, temporary files). */
+import Database from "better-sqlite3";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DocumentResult } from "../../src/core/records.js";
+import { ARCHIVE_SCHEMA_VERSION } from "../../src/sinks/sqlite/document-rows.js";
+import sqlite from "../../src/sinks/sqlite/sink.js";
+import { heading, page, result, table, text } from "../stages/chunk-fixtures.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pagestream-sqlite-"));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const summary = { documents: 0, ok: 0, failed: 0, failedByCode: {}, pages: 0, emptyPages: 0, seconds: 0 };
+const S0 = "The east berth closes on the third of May for repairs to the wall.";
+const S1 = "Fishing vessels will use the outer wall until the connected pontoons are done.";
+
+const doc = (name: string, paragraphs: Parameters<typeof page>[1][], title?: string) =>
+  result(
+    paragraphs.map((ps, i) => page(i + 1, ps, { uri: `/in/${name}.pdf`, documentId: name.padEnd(64, "0") })),
+    { ...(title ? { title } : {}), limits: { maxTokens: 24 } },
+  );
+const failedDoc = (uri: string): DocumentResult => ({
+  status: "failed",
+  uri,
+  error: { type: "error", uri, code: "damaged", message: "the parser gave up", documentId: "f".repeat(64) },
+  warnings: [{ code: "page_unreadable", message: "page 3 could not be read", pages: [3] }],
+});
+
+async function run(results: DocumentResult[], options: Record<string, unknown> = {}, warnings: string[] = []) {
+  const sink = await sqlite.create(sqlite.options.parse({ path: "out/archive.sqlite", ...options }), { baseDir: dir, warn: (m) => warnings.push(m) });
+  for (const r of results) await sink.write(r);
+  await sink.close(summary);
+  return warnings;
+}
+function open() {
+  return new Database(join(dir, "out/archive.sqlite"), { readonly: true });
+}
+function dump(db: Database.Database) {
+  return {
+    documents: db.prepare("SELECT * FROM documents ORDER BY id").all(),
+    pages: db.prepare("SELECT * FROM pages ORDER BY document_id, number").all(),
+    chunks: db.prepare("SELECT * FROM chunks ORDER BY seq").all(),
+  };
+}
+const match = (db: Database.Database, q: string) =>
+  (db.prepare("SELECT c.id FROM chunks_fts JOIN chunks c ON c.seq = chunks_fts.rowid WHERE chunks_fts MATCH ? ORDER BY c.seq").all(q) as { id: string }[]).map((r) => r.id);
+/** FTS5's own check that the index matches the chunks table (it throws when it does not). */
+const integrity = () => {
+  const db = new Database(join(dir, "out/archive.sqlite"));
+  try {
+    db.prepare("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('integrity-check', 1)").run();
+    return true;
+  } finally {
+    db.close();
+  }
+};
+
+describe("sqlite sink", () => {
+  it("stores documents, pages and chunks (with the JSONL chunk ids), indexed by FTS5, in WAL mode", async () => {
+    const notice = await doc("notice", [[heading("Berth Notice", 16), text(S0)], [text(S1)]], "Berth Notice");
+    await run([notice, failedDoc("/in/broken.pdf")]);
+    // One file at rest: the write-ahead log was folded in when the run closed.
+    expect((await readdir(join(dir, "out"))).sort()).toEqual(["archive.sqlite"]);
+    const db = open();
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    const { documents, pages, chunks } = dump(db);
+    expect(documents).toMatchObject([
+      { id: 1, uri: "/in/notice.pdf", sha256: "notice".padEnd(64, "0"), title: "Berth Notice", pages: 2, status: "ok", error_code: null, error: null, warnings: "[]", chunk_count: notice.status === "ok" ? notice.chunks.length : -1 },
+      { id: 2, uri: "/in/broken.pdf", sha256: "f".repeat(64), title: null, pages: null, status: "failed", error_code: "damaged", error: "the parser gave up", warnings: '[{"code":"page_unreadable","message":"page 3 could not be read","pages":[3]}]', chunk_count: 0 },
+    ]);
+    for (const d of documents as { ingested_at: string; config_hash: string; content_hash: string }[]) {
+      expect(d.ingested_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(d.config_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(d.content_hash).toMatch(/^[0-9a-f]{64}$/);
+    }
+    expect(pages).toEqual([
+      { document_id: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", flags: "[]", furniture: null },
+      { document_id: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", flags: "[]", furniture: null },
+    ]);
+    if (notice.status !== "ok") throw new Error("fixture");
+    expect((chunks as { id: string; chunk_index: number; text: string; title: string }[]).map((c) => [c.id, c.chunk_index, c.text, c.title])).toEqual(
+      notice.chunks.map((c) => [c.id, c.index, c.text, "Berth Notice"]),
+    );
+    expect(match(db, '"outer wall"')).toEqual([notice.chunks[notice.chunks.length - 1]!.id]);
+    expect(match(db, "title:notice")).toEqual(notice.chunks.map((c) => c.id));
+    expect(match(db, "cafe")).toEqual([]);
+    expect(integrity()).toBe(true);
+    db.close();
+  });
+
+  it("changes nothing when the same batch runs again: same rows, same ids, same rowids, same times", async () => {
+    const batch = async () => [await doc("notice", [[heading("Berth Notice", 16), text(S0)], [text(S1)]]), await doc("minutes", [[text(S1, S0)]]), failedDoc("/in/broken.pdf")];
+    await run(await batch());
+    const before = dump(open());
+    await run(await batch());
+    expect(dump(open())).toEqual(before);
+  });
+
+  it("replaces every row of a document that changed, in its full-text index too, and keeps the others", async () => {
+    await run([await doc("notice", [[text(S0)], [text(S1)]]), await doc("minutes", [[text(S1)]])]);
+    const db0 = open();
+    const minutesBefore = db0.prepare("SELECT * FROM chunks WHERE document_id = 2").all();
+    db0.close();
+    await run([await doc("notice", [[text("The berth opens again in June after the repairs.")]]), await doc("minutes", [[text(S1)]])]);
+    const db = open();
+    expect(db.prepare("SELECT id, uri, pages FROM documents ORDER BY id").all()).toEqual([
+      { id: 1, uri: "/in/notice.pdf", pages: 1 },
+      { id: 2, uri: "/in/minutes.pdf", pages: 1 },
+    ]);
+    expect(db.prepare("SELECT text FROM pages WHERE document_id = 1").all()).toEqual([{ text: "The berth opens again in June after the repairs." }]);
+    expect(db.prepare("SELECT * FROM chunks WHERE document_id = 2").all()).toEqual(minutesBefore);
+    expect(match(db, "closes")).toEqual([]); // the old text is gone from the index
+    expect(match(db, "june")).toHaveLength(1);
+    expect(integrity()).toBe(true);
+    db.close();
+  });
+
+  it("takes the chunks of a document that now fails out of the archive, and records the failure", async () => {
+    await run([await doc("notice", [[text(S0)]])]);
+    await run([failedDoc("/in/notice.pdf")]);
+    const db = open();
+    expect(db.prepare("SELECT id, status, error_code, chunk_count FROM documents").all()).toEqual([{ id: 1, status: "failed", error_code: "damaged", chunk_count: 0 }]);
+    expect(db.prepare("SELECT count(*) AS n FROM chunks").get()).toEqual({ n: 0 });
+    expect(db.prepare("SELECT count(*) AS n FROM pages").get()).toEqual({ n: 0 });
+    expect(match(db, "berth")).toEqual([]);
+    db.close();
+  });
+
+  it("prunes the documents a run did not see, when asked, and never on a run that saw none", async () => {
+    await run([await doc("notice", [[text(S0)]]), await doc("minutes", [[text(S1)]]), await doc("old", [[text(S1)]])]);
+    expect(await run([await doc("notice", [[text(S0)]])], { prune: false })).toEqual([]);
+    expect(open().prepare("SELECT count(*) AS n FROM documents").get()).toEqual({ n: 3 });
+    expect(await run([], { prune: true })).toEqual(["out/archive.sqlite: prune skipped: the run saw no documents"]);
+    expect(await run([await doc("notice", [[text(S0)]])], { prune: true })).toEqual(["out/archive.sqlite: pruned 2 document(s) no longer in the source"]);
+    const db = open();
+    expect(db.prepare("SELECT uri FROM documents").all()).toEqual([{ uri: "/in/notice.pdf" }]);
+    expect(db.prepare("SELECT DISTINCT document_id FROM chunks").all()).toEqual([{ document_id: 1 }]);
+    expect(match(db, "fishing")).toEqual([]);
+    expect(integrity()).toBe(true);
+    db.close();
+  });
+
+  it("leaves the archive as it was when a run is aborted, and shows a reader nothing of an open batch", async () => {
+    await run([await doc("notice", [[text(S0)]])]);
+    const before = dump(open());
+    const sink = await sqlite.create(sqlite.options.parse({ path: "out/archive.sqlite" }), { baseDir: dir, warn: () => {} });
+    await sink.write(await doc("minutes", [[text(S1)]]));
+    await sink.write(await doc("notice", [[text("Rewritten.")]]));
+    const reader = open();
+    expect(dump(reader)).toEqual(before); // a batch is visible only once committed, whole
+    await sink.abort();
+    expect(dump(reader)).toEqual(before);
+    expect(integrity()).toBe(true);
+    reader.close();
+  });
+
+  it("commits an open batch after a second, so a reader sees a document while the next one is slow to come", async () => {
+    const sink = await sqlite.create(sqlite.options.parse({ path: "out/archive.sqlite" }), { baseDir: dir, warn: () => {} });
+    await sink.write(await doc("notice", [[text(S0)]]));
+    const reader = open();
+    expect(reader.prepare("SELECT count(*) AS n FROM documents").get()).toEqual({ n: 0 });
+    await new Promise((r) => setTimeout(r, 1_300));
+    expect(reader.prepare("SELECT uri FROM documents").all()).toEqual([{ uri: "/in/notice.pdf" }]);
+    reader.close();
+    await sink.close(summary);
+  });
+
+  it("finds other forms of a word with porter stemming, rebuilding the index when the setting changes", async () => {
+    const notice = await doc("notice", [[text(S1)]]);
+    await run([notice]);
+    expect(match(open(), "connect")).toEqual([]);
+    const warnings = await run([notice], { stemming: "porter" });
+    expect(warnings).toEqual(["out/archive.sqlite: rebuilt the full-text index (tokenizer now porter unicode61 remove_diacritics 2)"]);
+    const db = open();
+    expect(match(db, "connect")).toHaveLength(1);
+    expect(db.prepare("SELECT value FROM archive_meta WHERE key = 'fts_tokenize'").get()).toEqual({ value: "porter unicode61 remove_diacritics 2" });
+    db.close();
+  });
+
+  it("matches words without their accents (remove_diacritics 2)", async () => {
+    await run([await doc("cafe", [[text("The Café Noël on the quay opens at seven.")]])]);
+    const db = open();
+    expect(match(db, "cafe noel")).toHaveLength(1);
+    expect(match(db, '"café noël"')).toHaveLength(1);
+    db.close();
+  });
+
+  it("keeps a trigram index for substring search when asked, and drops it when not", async () => {
+    await run([await doc("ref", [[text("Invoice reference HX-20931-B is overdue.")]])], { trigram: true });
+    let db = open();
+    expect(db.prepare("SELECT count(*) AS n FROM chunks_trigram WHERE chunks_trigram MATCH ?").get('"0931-b"')).toEqual({ n: 1 });
+    expect(match(db, "0931")).toEqual([]); // the word index knows only whole words: 20931
+    db.close();
+    expect(await run([], { trigram: false })).toEqual(["out/archive.sqlite: rebuilt the trigram index (dropped)"]);
+    db = open();
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'chunks_trigram'").get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it("stores a split table's repeated header with the chunk, and how long it is", async () => {
+    const rows = ["Berth\tVessel\tFrom", "North\tFerry\t06:00", "East\tTrawler\t07:30", "West\tYacht\t09:15", "South\tTug\t10:45"];
+    await run([await doc("table", [[table(...rows)]])]);
+    const db = open();
+    expect(db.prepare("SELECT text, prefix_chars FROM chunks ORDER BY seq").all()).toEqual([
+      { text: rows.slice(0, 3).join("\n"), prefix_chars: 0 },
+      { text: [rows[0], ...rows.slice(3)].join("\n"), prefix_chars: rows[0]!.length + 1 },
+    ]);
+    db.close();
+  });
+
+  it("refuses an archive written with another schema version instead of writing into it", async () => {
+    await run([]);
+    const db = new Database(join(dir, "out/archive.sqlite"));
+    db.prepare("UPDATE archive_meta SET value = '99' WHERE key = 'schema_version'").run();
+    db.close();
+    await expect(run([])).rejects.toThrow(`the archive has schema version 99, and this pagestream writes version ${ARCHIVE_SCHEMA_VERSION}: write to a new file`);
+  });
+});
