@@ -11,8 +11,9 @@ import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const root = resolve(import.meta.dirname, "..");
-const dist = (p) => import(pathToFileURL(resolve(root, "dist", p)).href);
+// bench/run.mjs points PAGESTREAM_BENCH_DIST at its snapshot of dist/; run by hand, it uses dist/.
+const distDir = process.env.PAGESTREAM_BENCH_DIST ?? resolve(import.meta.dirname, "..", "dist");
+const dist = (p) => import(pathToFileURL(resolve(distDir, p)).href);
 const { processDocument } = await dist("core/runner.js");
 const { parsePipeline } = await dist("core/config.js");
 const { buildPipeline } = await dist("core/build-pipeline.js");

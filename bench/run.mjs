@@ -6,13 +6,17 @@
 // alike. Prints a markdown table and writes bench/results/latest.json. Nothing is asserted:
 // the ratios are for people to read (see bench/README.md).
 //
-//   npm run bench [-- --reps N] [-- --build]
+//   npm run bench [-- --reps N] [-- --build] [-- --profile]
+//   --profile                     also run the concurrency-1 pipeline once under --cpu-prof and
+//                                 attribute its CPU samples (pdf.js, pagestream, GC, …)
 //   PAGESTREAM_BENCH_CORPUS=DIR   the perf corpus folder (or a folder holding perf/); default ../shared/corpus/perf
 //   PAGESTREAM_BENCH_RAW=FILE     the reference raw-pdfjs.mjs; default ../shared/bench/raw-pdfjs.mjs
 //   PAGESTREAM_BENCH_REPS=N       repetitions per measurement (default 3)
 //   PAGESTREAM_BENCH_KEEP=1       keep the temporary folder (pipelines, JSONL output) for inspection
+//   PAGESTREAM_BENCH_RSS=child    take peak RSS from the child itself even when GNU /usr/bin/time exists
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,7 +28,7 @@ const node = process.execPath;
 // ---------------------------------------------------------------------------------- options
 const argv = process.argv.slice(2);
 if (argv.includes("--help") || argv.includes("-h")) {
-  console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(1, 13).map((l) => l.replace(/^\/\/ ?/, "")).join("\n"));
+  console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(1, 16).map((l) => l.replace(/^\/\/ ?/, "")).join("\n"));
   process.exit(0);
 }
 const repsArg = argv.includes("--reps") ? argv[argv.indexOf("--reps") + 1] : process.env.PAGESTREAM_BENCH_REPS;
@@ -64,8 +68,9 @@ if (stale.length) {
   console.error(`bench: warning: dist/ is older than ${stale.length} source file(s) (e.g. ${stale.slice(0, 3).join(", ")}); measuring the build as it is. Run \`npx tsc -p .\` (or \`npm run bench -- --build\`) for a fresh one.`);
 }
 
-const gnuTime = hasGnuTime();
-const rssMethod = gnuTime ? "/usr/bin/time -v (Maximum resident set size)" : "process.resourceUsage().maxRSS in the child (node rows only)";
+const distBefore = distFingerprint();
+const gnuTime = process.env.PAGESTREAM_BENCH_RSS !== "child" && hasGnuTime();
+const rssMethod = gnuTime ? "/usr/bin/time -v (Maximum resident set size)" : "process.resourceUsage().maxRSS in the child (node rows only; pdftotext n/a)";
 const pdftotext = which("pdftotext");
 
 // ---------------------------------------------------------------------------------- setup
@@ -105,6 +110,14 @@ function pipelineFile(name, sourceDir, concurrency) {
   return { file, out };
 }
 
+let build;
+try {
+  build = await snapshotDist();
+} catch (err) {
+  cleanup();
+  fail(err.message);
+}
+const cli = join(build.dist, "cli.js");
 const in1 = linkFolder("corpus-1x", 1);
 const inN = linkFolder(`corpus-${SCALE}x`, SCALE);
 
@@ -137,7 +150,7 @@ for (const concurrency of [1, 2]) {
     label: `pagestream pipeline (CLI), concurrency ${concurrency}`,
     copies: 1,
     concurrency,
-    command: `node dist/cli.js run ${p.file}`,
+    command: `node dist/cli.js run ${p.file} (a snapshot of dist/)`,
     run: () => cliRun(p),
   });
 }
@@ -148,7 +161,7 @@ for (const concurrency of [1, 2]) {
     label: `pagestream pipeline (CLI), concurrency ${SCALE_CONCURRENCY}, ${SCALE}× corpus`,
     copies: SCALE,
     concurrency: SCALE_CONCURRENCY,
-    command: `node dist/cli.js run ${p.file}`,
+    command: `node dist/cli.js run ${p.file} (a snapshot of dist/)`,
     run: () => cliRun(p),
   });
 }
@@ -164,6 +177,8 @@ if (pdftotext) {
 
 // ---------------------------------------------------------------------------------- run
 const startedAt = new Date();
+let profile = null;
+const byIdBefore = (id) => measurements.find((m) => m.id === id);
 const loadBefore = loadavg();
 console.error(
   `bench: ${files.length} files from ${corpus.dir}, ${reps} repetition(s) of ${measurements.length} measurements, round-robin` +
@@ -178,12 +193,17 @@ try {
       console.error(`  rep ${r}/${reps}  ${m.id.padEnd(22)} ${s.wall.toFixed(2).padStart(7)} s  ${String(s.pages).padStart(5)} pages  ${s.rssKiB ? (s.rssKiB / 1024).toFixed(0) + " MiB" : "RSS n/a"}`);
     }
   }
+  if (argv.includes("--profile")) {
+    console.error("  profile  pipeline-c1 under --cpu-prof");
+    profile = await profilePipeline(byIdBefore("pipeline-c1"));
+  }
 } catch (err) {
   cleanup();
   fail(err.message);
 }
 cleanup();
 const loadAfter = loadavg();
+const distChanged = distFingerprint().hash !== distBefore.hash;
 
 // ---------------------------------------------------------------------------------- results
 for (const m of measurements) {
@@ -193,7 +213,13 @@ for (const m of measurements) {
   m.seconds = median(m.samples.map((s) => s.wall));
   m.pagesPerSecond = m.pages / m.seconds;
   const rss = m.samples.map((s) => s.rssKiB).filter((v) => v != null);
-  m.peakRssMiB = rss.length ? Math.max(...rss) / 1024 : null;
+  // Each run's own peak; the table shows their median (as steady as the times), the JSON the max too.
+  m.peakRssMiB = rss.length ? median(rss) / 1024 : null;
+  m.maxPeakRssMiB = rss.length ? Math.max(...rss) / 1024 : null;
+  const cpuS = m.samples.map((s) => s.cpu).filter((v) => v != null);
+  m.cpuSeconds = cpuS.length === m.samples.length ? median(cpuS) : null;
+  const heap = m.samples.map((s) => s.heapAfterGcKiB).filter((v) => v != null);
+  m.heapAfterGcMiB = heap.length ? median(heap) / 1024 : null;
   const self = m.samples.map((s) => s.selfSeconds).filter((v) => v != null);
   m.selfSeconds = self.length ? median(self) : null;
 }
@@ -219,31 +245,49 @@ const table = [
 const notes = [];
 notes.push(
   `ratio vs raw pdf.js = the row's pages/s ÷ raw pdf.js pages/s (the same as raw seconds ÷ row seconds for the same pages). ` +
-    `1.00× = as fast as raw pdf.js, below 1 = slower. seconds = median wall clock of the whole child process over ${reps} run(s), start-up and imports included.`,
+    `1.00× = as fast as raw pdf.js, below 1 = slower. seconds = median wall clock of the whole child process over ${reps} run(s), start-up and imports included; peak RSS MiB = median of the runs' peaks.`,
 );
 const summary = {};
 if (raw) {
   for (const id of ["pipeline-c1", "pipeline-c2"]) {
     const m = byId[id];
     const timeFactor = raw.pagesPerSecond / m.pagesPerSecond;
-    summary[`${id}_time_vs_raw`] = timeFactor;
+    summary[`${id.replaceAll("-", "_")}_time_vs_raw`] = timeFactor;
     notes.push(
       `${id}: takes ${timeFactor.toFixed(2)}× raw pdf.js's time per page (target ≤ 1.30×, i.e. ratio ≥ 0.77×): ${timeFactor <= 1.3 ? "within target" : "OVER target"}.`,
     );
   }
   const pd = byId["process-document"];
+  const c1 = byId["pipeline-c1"];
   summary.process_document_time_vs_raw = raw.pagesPerSecond / pd.pagesPerSecond;
+  const cliVsPd = pd.pagesPerSecond / c1.pagesPerSecond - 1;
   notes.push(
     `extract stage alone (processDocument): ${summary.process_document_time_vs_raw.toFixed(2)}× raw's time per page; ` +
-      `the CLI at concurrency 1 adds ${((pd.pagesPerSecond / byId["pipeline-c1"].pagesPerSecond - 1) * 100).toFixed(0)} % on top (runner, folder walk, JSONL sink, CLI start-up).`,
+      `the CLI at concurrency 1 (runner, folder walk, JSONL sink, CLI start-up) needs ${Math.abs(cliVsPd * 100).toFixed(0)} % ${cliVsPd >= 0 ? "more" : "less"} time per page than processDocument.`,
   );
+  const perPageCpu = (m) => (m.cpuSeconds == null ? null : m.cpuSeconds / m.pages);
+  if (perPageCpu(raw) != null) {
+    const rows = measurements.filter((m) => m !== raw && m.id !== "pdftotext" && perPageCpu(m) != null);
+    for (const m of rows) summary[`${m.id.replaceAll("-", "_")}_cpu_vs_raw`] = perPageCpu(m) / perPageCpu(raw);
+    notes.push(
+      `CPU time (user+sys) per page vs raw pdf.js, less sensitive than wall time to other work on the machine: ` +
+        rows.map((m) => `${m.id} ${(perPageCpu(m) / perPageCpu(raw)).toFixed(2)}×`).join(", ") +
+        ` (raw pdf.js ${(perPageCpu(raw) * 1000).toFixed(1)} ms/page).`,
+    );
+  }
 }
 {
   const one = byId[`pipeline-c${SCALE_CONCURRENCY}`];
   const many = byId[`pipeline-c${SCALE_CONCURRENCY}-${SCALE}x`];
   if (one.peakRssMiB && many.peakRssMiB) {
     summary.scale_rss_ratio = many.peakRssMiB / one.peakRssMiB;
-    notes.push(`scale check: peak RSS ${SCALE}×/1× corpus at concurrency ${SCALE_CONCURRENCY} = ${summary.scale_rss_ratio.toFixed(2)} (flat ≈ 1.0 means memory does not grow with the corpus).`);
+    notes.push(`scale check: peak RSS ${SCALE}×/1× corpus at concurrency ${SCALE_CONCURRENCY} = ${summary.scale_rss_ratio.toFixed(2)} (flat ≈ 1.0 means memory does not grow with the corpus; up to ~1.3–1.5 is usually V8 letting its heap grow before collecting, see bench/README.md).`);
+  }
+  if (one.heapAfterGcMiB && many.heapAfterGcMiB) {
+    summary.scale_heap_after_gc_ratio = many.heapAfterGcMiB / one.heapAfterGcMiB;
+    notes.push(
+      `scale check: V8 heap still reachable at exit after a full GC, ${SCALE}×/1× = ${summary.scale_heap_after_gc_ratio.toFixed(2)} (${one.heapAfterGcMiB.toFixed(1)} → ${many.heapAfterGcMiB.toFixed(1)} MiB; ≈ 1.0 = nothing per-document is kept, so a higher RSS ratio is GC headroom, not a leak).`,
+    );
   }
   summary.scale_pages_per_s_ratio = many.pagesPerSecond / one.pagesPerSecond;
   notes.push(`scale check: pages/s ${SCALE}×/1× = ${summary.scale_pages_per_s_ratio.toFixed(2)} (≈ 1.0, or a little above as start-up is amortised).`);
@@ -258,10 +302,18 @@ if (raw?.selfSeconds != null && byId["pipeline-c1"].selfSeconds != null) {
       ".",
   );
 }
+if (profile) {
+  notes.push(
+    `profile of pipeline-c1 (share of CPU samples): ` +
+      profile.categories.map(([k, v]) => `${k} ${(v * 100).toFixed(1)} %`).join(", ") +
+      `; pagestream's heaviest: ${profile.topPagestream.map(([k, v]) => `${k} ${(v * 100).toFixed(1)} %`).join(", ")}.`,
+  );
+}
 if (!pdftotext) notes.push("pdftotext: not on PATH, row skipped.");
 if (!gnuTime) notes.push(`peak RSS from ${rssMethod}.`);
 const spread = measurements.filter((m) => m.samples.length > 1 && (Math.max(...m.samples.map((s) => s.wall)) - Math.min(...m.samples.map((s) => s.wall))) / m.seconds > 0.1);
 if (spread.length) notes.push(`noisy: repetitions of ${spread.map((m) => m.id).join(", ")} differ by more than 10 % (was the machine busy? load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after).`);
+if (distChanged) notes.push(`dist/ was rebuilt while the bench ran; every row measured the snapshot taken at the start (dist/ as of ${build.builtAt}).`);
 if (stale.length) notes.push(`dist/ was older than ${stale.length} source file(s): this measured the existing build.`);
 
 console.log(table.join("\n"));
@@ -283,6 +335,11 @@ const results = {
   timing: "median wall clock of the child process (start-up and imports included); repetitions run round-robin",
   ratio_definition: "ratio_vs_raw = pages_per_s / raw pdf.js pages_per_s (1 = as fast as raw, < 1 = slower); time_vs_raw = its inverse",
   rss_method: rssMethod,
+  rss_summary: "peak_rss_mib = median over the repetitions of each run's peak RSS; peak_rss_mib_max = the highest",
+  git_head: gitHead(),
+  dist_built_at: build.builtAt,
+  measured_build: "a snapshot of dist/ taken when the bench started (so a rebuild during the run cannot mix builds)",
+  dist_changed_during_run: distChanged,
   dist_stale_sources: stale,
   measurements: measurements.map((m) => ({
     id: m.id,
@@ -295,9 +352,14 @@ const results = {
     pages_per_s: round(m.pagesPerSecond, 1),
     ratio_vs_raw: m.ratioVsRaw == null ? null : round(m.ratioVsRaw, 3),
     peak_rss_mib: m.peakRssMiB == null ? null : round(m.peakRssMiB, 1),
+    peak_rss_mib_max: m.maxPeakRssMiB == null ? null : round(m.maxPeakRssMiB, 1),
+    heap_after_gc_at_exit_mib: m.heapAfterGcMiB == null ? null : round(m.heapAfterGcMiB, 1),
     self_reported_seconds: m.selfSeconds == null ? null : round(m.selfSeconds, 3),
-    samples: m.samples.map((s) => ({ seconds: round(s.wall, 3), rss_kib: s.rssKiB ?? null, self_reported_seconds: s.selfSeconds ?? null })),
+    cpu_seconds: m.cpuSeconds == null ? null : round(m.cpuSeconds, 3),
+    cpu_ms_per_page: m.cpuSeconds == null ? null : round((m.cpuSeconds / m.pages) * 1000, 2),
+    samples: m.samples.map((s) => ({ seconds: round(s.wall, 3), cpu_seconds: s.cpu == null ? null : round(s.cpu, 3), rss_kib: s.rssKiB ?? null, heap_after_gc_kib: s.heapAfterGcKiB ?? null, self_reported_seconds: s.selfSeconds ?? null })),
   })),
+  profile,
   summary: Object.fromEntries(Object.entries(summary).map(([k, v]) => [k, round(v, 3)])),
   notes,
 };
@@ -307,21 +369,28 @@ console.error(`bench: results written to ${rel(join(benchDir, "results", "latest
 
 // ---------------------------------------------------------------------------------- helpers
 
-/** Runs one child, measured: wall clock from here, peak RSS from GNU time (or the preload). */
-async function measured(cmd, args, env = {}) {
-  const rssFile = join(tmp, `rss-${process.hrtime.bigint()}`);
+/**
+ * Runs one child, measured: wall clock from here, peak RSS from GNU time (or, for node, from the
+ * probe preloaded into the child), and for node the heap left reachable at exit (see probe-preload.mjs).
+ */
+async function measured(cmd, args) {
+  const stamp = process.hrtime.bigint();
+  const timeFile = join(tmp, `time-${stamp}`);
+  const probeFile = join(tmp, `probe-${stamp}`);
   let argv0 = cmd;
   let argvRest = args;
+  const env = { ...process.env, PAGESTREAM_BENCH_TMP: tmp, PAGESTREAM_BENCH_DIST: build.dist };
+  if (cmd === node) {
+    argvRest = ["--expose-gc", "--import", pathToFileURL(join(benchDir, "probe-preload.mjs")).href, ...argvRest];
+    env.PAGESTREAM_BENCH_PROBE_FILE = probeFile;
+  }
   if (gnuTime) {
+    argvRest = ["-v", "-o", timeFile, argv0, ...argvRest];
     argv0 = "/usr/bin/time";
-    argvRest = ["-v", "-o", rssFile, cmd, ...args];
-  } else if (cmd === node) {
-    argvRest = ["--import", pathToFileURL(join(benchDir, "maxrss-preload.mjs")).href, ...args];
-    env = { ...env, PAGESTREAM_BENCH_RSS_FILE: rssFile };
   }
   const t0 = process.hrtime.bigint();
   const { code, signal, stdout, stderr } = await new Promise((resolveRun, rejectRun) => {
-    const child = spawn(argv0, argvRest, { cwd: root, env: { ...process.env, ...env, PAGESTREAM_BENCH_TMP: tmp }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(argv0, argvRest, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "", errOut = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (errOut += d));
@@ -329,17 +398,79 @@ async function measured(cmd, args, env = {}) {
     child.on("close", (c, s) => resolveRun({ code: c, signal: s, stdout: out, stderr: errOut }));
   });
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  let rssKiB = null;
-  if (existsSync(rssFile)) {
-    const text = readFileSync(rssFile, "utf8");
-    const m = gnuTime ? /Maximum resident set size \(kbytes\): (\d+)/.exec(text) : /^(\d+)$/.exec(text.trim());
+  let rssKiB = null, heapAfterGcKiB = null, cpu = null;
+  if (existsSync(probeFile)) {
+    try {
+      const probe = JSON.parse(readFileSync(probeFile, "utf8"));
+      rssKiB = probe.maxRssKiB ?? null;
+      cpu = probe.cpuSeconds ?? null;
+      heapAfterGcKiB = probe.heapAfterGcKiB ?? null;
+    } catch {
+      // unknown
+    }
+    rmSync(probeFile, { force: true });
+  }
+  if (gnuTime && existsSync(timeFile)) {
+    const text = readFileSync(timeFile, "utf8");
+    const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(text);
     if (m) rssKiB = Number(m[1]);
-    rmSync(rssFile, { force: true });
+    const user = /User time \(seconds\): ([\d.]+)/.exec(text);
+    const sys = /System time \(seconds\): ([\d.]+)/.exec(text);
+    if (user && sys) cpu = Number(user[1]) + Number(sys[1]);
+    rmSync(timeFile, { force: true });
   }
   if (code !== 0) {
     throw new Error(`\`${[cmd, ...args].map((a) => rel(a)).join(" ")}\` exited with ${signal ?? code}:\n${(stderr + stdout).trim().split("\n").slice(-15).join("\n")}`);
   }
-  return { wall, rssKiB, stdout, stderr };
+  return { wall, cpu, rssKiB, heapAfterGcKiB, stdout, stderr };
+}
+
+/**
+ * Runs a CLI pipeline once under `node --cpu-prof` (not timed: the profiler slows it) and splits
+ * its samples' self time by where the code lives.
+ */
+async function profilePipeline(m) {
+  const dir = join(tmp, "profile");
+  const yaml = join(tmp, "c1.yaml");
+  const r = spawnSync(node, ["--cpu-prof", "--cpu-prof-dir", dir, cli, "run", yaml], { cwd: root, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`profiling ${m.id} failed: ${r.stderr}`);
+  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  const prof = JSON.parse(readFileSync(join(dir, file), "utf8"));
+  const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const distUrl = pathToFileURL(build.dist).href;
+  const byCategory = new Map();
+  const byPagestreamFunction = new Map();
+  let total = 0;
+  const add = (map, key, v) => map.set(key, (map.get(key) ?? 0) + v);
+  prof.samples.forEach((id, i) => {
+    const dt = prof.timeDeltas[i] ?? 0;
+    total += dt;
+    // A sample belongs to pagestream when pagestream code is on its stack: its own functions and
+    // whatever they call synchronously (builtins, and pdf.js's global Array.prototype.push
+    // polyfill, whose source lives in pdf.mjs). pdf.js's parsing runs from its message
+    // handlers, with no pagestream frame on the stack.
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const { url, functionName, lineNumber } = nodes.get(at).callFrame;
+      if (url.startsWith(distUrl)) {
+        add(byCategory, "pagestream (dist/, with what it calls)", dt);
+        add(byPagestreamFunction, `${functionName || "(anonymous)"} dist${url.slice(distUrl.length)}:${lineNumber + 1}`, dt);
+        return;
+      }
+    }
+    const { url, functionName } = nodes.get(id).callFrame;
+    let category;
+    if (url.includes("/node_modules/pdfjs-dist/")) category = "pdf.js";
+    else if (url.includes("/node_modules/")) category = "other dependencies";
+    else if (url.startsWith("node:")) category = "node internals";
+    else if (functionName === "(garbage collector)") category = "GC";
+    else if (functionName === "(idle)" || functionName === "(program)") category = "idle/program";
+    else category = "V8 builtins (called from pdf.js or node)";
+    add(byCategory, category, dt);
+  });
+  const shares = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => [k, round(v / total, 4)]);
+  return { pipeline: m.id, profiled_seconds: round(total / 1e6, 2), categories: shares(byCategory, 10), topPagestream: shares(byPagestreamFunction, 5) };
 }
 
 /** A node script that prints `pages N chars N seconds S pages_per_s P` (raw-pdfjs.mjs and process-document.mjs). */
@@ -347,33 +478,36 @@ async function nodeReport(args) {
   const r = await measured(node, args);
   const m = /pages (\d+) chars (\d+) seconds ([\d.]+)/.exec(r.stdout);
   if (!m) throw new Error(`unexpected output from ${rel(args[0])}: ${r.stdout.trim()}`);
-  return { wall: r.wall, rssKiB: r.rssKiB, pages: Number(m[1]), chars: Number(m[2]), selfSeconds: Number(m[3]) };
+  return { wall: r.wall, cpu: r.cpu, rssKiB: r.rssKiB, heapAfterGcKiB: r.heapAfterGcKiB, pages: Number(m[1]), chars: Number(m[2]), selfSeconds: Number(m[3]) };
 }
 
 async function cliRun(p) {
   rmSync(p.out, { force: true });
-  const r = await measured(node, [join(root, "dist/cli.js"), "run", p.file]);
+  const r = await measured(node, [cli, "run", p.file]);
   const m = /ingested \((\d+) pages\), (\d+) failed.* in ([\d.]+) s/.exec(r.stderr);
   if (!m) throw new Error(`unexpected output from the CLI: ${r.stderr.trim()}`);
   // The sink really wrote every page (the run summary alone could count pages it never wrote).
-  const written = readFileSync(p.out, "utf8").split("\n").filter((l) => l.startsWith('{"type":"page"')).length;
+  const written = readFileSync(p.out, "utf8")
+    .split("\n")
+    .filter((l) => l && JSON.parse(l).type === "page").length;
   if (written !== Number(m[1])) throw new Error(`the CLI reported ${m[1]} pages but ${p.out} holds ${written} page records`);
   rmSync(p.out, { force: true });
-  return { wall: r.wall, rssKiB: r.rssKiB, pages: Number(m[1]), selfSeconds: Number(m[3]) };
+  return { wall: r.wall, cpu: r.cpu, rssKiB: r.rssKiB, heapAfterGcKiB: r.heapAfterGcKiB, pages: Number(m[1]), selfSeconds: Number(m[3]) };
 }
 
 async function pdftotextRun() {
-  let wall = 0, rssKiB = null, pages = 0;
+  let wall = 0, cpu = 0, rssKiB = null, pages = 0;
   for (const f of files) {
     const out = join(tmp, "pdftotext.txt");
     const r = await measured(pdftotext, ["-enc", "UTF-8", f, out]);
     wall += r.wall;
+    cpu = cpu == null || r.cpu == null ? null : cpu + r.cpu;
     if (r.rssKiB != null) rssKiB = Math.max(rssKiB ?? 0, r.rssKiB);
     // pdftotext ends every page with a form feed.
     pages += (readFileSync(out, "utf8").match(/\f/g) ?? []).length;
     rmSync(out, { force: true });
   }
-  return { wall, rssKiB, pages, selfSeconds: null };
+  return { wall, cpu, rssKiB, pages, selfSeconds: null };
 }
 
 function findCorpus() {
@@ -413,6 +547,63 @@ function staleDist() {
   };
   if (existsSync(join(root, "src"))) walk(join(root, "src"));
   return out;
+}
+
+/**
+ * Copies dist/ (with package.json for "type": "module" and a link to node_modules) into the
+ * temporary folder, so that every row runs the same build even when someone rebuilds dist/
+ * meanwhile. A copy caught in the middle of a build is detected by importing the modules the
+ * bench runs, and taken again (a few times) before giving up.
+ */
+async function snapshotDist() {
+  const dir = join(tmp, "build");
+  let lastError = "";
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    const before = distFingerprint();
+    cpSync(join(root, "dist"), join(dir, "dist"), { recursive: true, filter: (src) => !src.endsWith(".map") });
+    copyFileSync(join(root, "package.json"), join(dir, "package.json"));
+    symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+    // Everything a measured run loads (cli.js itself would parse argv on import: syntax check only).
+    const modules = ["cli/run-command.js", "core/runner.js", "core/config.js", "core/build-pipeline.js", "sources/folder.js", "stages/extract/stage.js", "sinks/jsonl.js"];
+    const check = spawnSync(node, ["--check", join(dir, "dist", "cli.js")], { encoding: "utf8" });
+    const smoke = spawnSync(node, ["--input-type=module", "-e", modules.map((m) => `await import(${JSON.stringify(pathToFileURL(join(dir, "dist", m)).href)});`).join("\n")], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    const loadError = check.status !== 0 ? check.stderr : smoke.status !== 0 ? smoke.stderr : "";
+    if (!loadError && distFingerprint().hash === before.hash) {
+      return { dist: join(dir, "dist"), builtAt: before.newest ? new Date(before.newest).toISOString() : null };
+    }
+    lastError = loadError ? loadError.trim().split("\n").filter((l) => /Error|declared|not found|export/.test(l)).slice(0, 3).join("\n") || loadError.trim().split("\n")[0] : "dist/ changed while it was being copied";
+    console.error(`bench: dist/ is not usable right now (attempt ${attempt}/5), retrying in 3 s: ${lastError.split("\n")[0]}`);
+    await new Promise((r) => setTimeout(r, 3000));
+  }
+  throw new Error(`dist/ could not be loaded (a build in progress, or a broken build): ${lastError}`);
+}
+
+/** What build is measured: a hash of dist/'s .js files (path, size, mtime) and the newest mtime. */
+function distFingerprint() {
+  const entries = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".js")) {
+        const st = statSync(p);
+        entries.push([relative(root, p), st.size, st.mtimeMs]);
+      }
+    }
+  };
+  walk(join(root, "dist"));
+  entries.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return { hash: createHash("sha256").update(JSON.stringify(entries)).digest("hex"), newest: Math.max(0, ...entries.map((e) => e[2])) };
+}
+
+function gitHead() {
+  const r = spawnSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8" });
+  return r.status === 0 ? r.stdout.trim() : null;
 }
 
 function hasGnuTime() {
