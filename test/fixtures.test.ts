@@ -19,6 +19,16 @@ interface ManifestEntry {
   mustNotContain?: string[];
   emptyPages?: number[];
   pageRanges?: { pages: string; reflow?: string; error?: string }[];
+  /** "default" when the expectations are for the default stages (cleaned text), not extract alone. */
+  stages?: "default";
+  orderSource?: string;
+  columns?: number | "uncertain";
+  dehyphenated?: { page: number; left: string; right: string; result: string }[];
+  scanDocument?: boolean;
+  scanPages?: number[];
+  strayText?: { page: number; text: string }[];
+  warnings?: string[];
+  pageLabels?: (string | null)[];
 }
 
 const manifest: ManifestEntry[] = JSON.parse(readFileSync("fixtures/manifest.json", "utf8"));
@@ -29,6 +39,8 @@ const fixture = (file: string) => join("fixtures", file);
  * is checked for what extraction alone must get right.
  */
 const AWAITING_STAGE: Record<string, string> = { "hyphenated-lines.pdf:reflow": "dehyphenate" };
+
+const stagesOf = (entry: ManifestEntry) => (entry.stages === "default" ? "default" : "extract");
 
 describe("fixtures", () => {
   it("the manifest lists every fixture PDF, and every listed file exists", () => {
@@ -54,14 +66,14 @@ describe("fixtures", () => {
         const expected = entry.expected?.[mode];
         if (expected === undefined || AWAITING_STAGE[`${entry.file}:${mode}`]) continue;
         it(`prints the expected ${mode} text`, async () => {
-          const pages = okPages(await extractFile(fixture(entry.file), { mode: mode === "markers" ? "reflow" : mode }));
+          const pages = okPages(await extractFile(fixture(entry.file), { mode: mode === "markers" ? "reflow" : mode }, stagesOf(entry)));
           expect(textOutput(pages, mode === "markers").trimEnd()).toBe(expected);
         });
       }
 
       if (entry.mustContain || entry.mustNotContain) {
         it("contains what it must and nothing it must not", async () => {
-          const text = textOutput(okPages(await extractFile(fixture(entry.file))), false);
+          const text = textOutput(okPages(await extractFile(fixture(entry.file), {}, stagesOf(entry))), false);
           for (const s of entry.mustContain ?? []) expect(text).toContain(s);
           for (const s of entry.mustNotContain ?? []) expect(text).not.toContain(s);
         });
@@ -72,6 +84,30 @@ describe("fixtures", () => {
         expect(pages).toHaveLength(entry.pages);
         if (entry.emptyPages) expect(pages.filter((p) => p.empty).map((p) => p.number)).toEqual(entry.emptyPages);
       });
+
+      if (entry.orderSource || entry.columns !== undefined) {
+        it(`is read in ${entry.orderSource ?? "its"} order${entry.columns !== undefined ? `, ${entry.columns} column(s)` : ""}`, async () => {
+          const [page] = okPages(await extractFile(fixture(entry.file)));
+          if (entry.orderSource) expect(page!.orderSource).toBe(entry.orderSource);
+          if (entry.columns !== undefined) expect(page!.columns).toBe(entry.columns);
+        });
+      }
+
+      if (entry.stages === "default") {
+        it("reports what the cleaning stages decided: hyphens, scans, stray text, warnings, page labels", async () => {
+          const result = await extractFile(fixture(entry.file), {}, "default");
+          const pages = okPages(result);
+          if (entry.dehyphenated) {
+            const got = pages.flatMap((p) => (p.dehyphenated ?? []).map(({ left, right, result }) => ({ page: p.number, left, right, result })));
+            expect(got).toEqual(entry.dehyphenated);
+          }
+          if (entry.scanPages) expect(pages.filter((p) => p.scan).map((p) => p.number)).toEqual(entry.scanPages);
+          if (entry.scanDocument !== undefined && result.status === "ok") expect(result.document.scan).toBe(entry.scanDocument);
+          for (const { page, text } of entry.strayText ?? []) expect(pages[page - 1]!.strayText).toBe(text);
+          if (entry.warnings) expect(result.warnings.map((w) => w.message)).toEqual(entry.warnings);
+          if (entry.pageLabels) expect(pages.map((p) => p.furniture?.pageLabel ?? null)).toEqual(entry.pageLabels);
+        });
+      }
 
       for (const range of entry.pageRanges ?? []) {
         it(`--pages ${range.pages} ${range.error ? "fails with a message saying how many pages there are" : "gives the pages that exist"}`, async () => {

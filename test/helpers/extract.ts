@@ -1,16 +1,25 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { DEFAULT_STAGES } from "../../src/core/default-pipeline.js";
 import type { DocumentResult } from "../../src/core/records.js";
 import { processDocument } from "../../src/core/runner.js";
 import { loadSpec } from "../../src/core/registry.js";
 import { fileItem } from "../../src/sources/folder.js";
 
-/** Runs one file through an extract stage with the given options, as `pagestream extract` does. */
-export async function extractFile(path: string, options: Record<string, unknown> = {}): Promise<DocumentResult> {
-  const spec = await loadSpec("stage", "extract", process.cwd());
-  const stage = await spec.create(spec.options.parse(options), { baseDir: process.cwd(), warn: () => {} });
+/**
+ * Runs one file through the extract stage with the given options, alone or followed by the
+ * other default stages (what `pagestream extract` runs).
+ */
+export async function extractFile(path: string, options: Record<string, unknown> = {}, stages: "extract" | "default" = "extract"): Promise<DocumentResult> {
+  const context = { baseDir: process.cwd(), warn: () => {} };
+  const types = stages === "default" ? DEFAULT_STAGES.map((s) => s.type) : ["extract"];
+  const built = [];
+  for (const type of types) {
+    const spec = await loadSpec("stage", type, process.cwd());
+    built.push(await spec.create(spec.options.parse(type === "extract" ? options : {}), context));
+  }
   const info = await stat(path);
-  return processDocument(fileItem(resolve(path), info.size, info.mtimeMs), [stage]);
+  return processDocument(fileItem(resolve(path), info.size, info.mtimeMs), built);
 }
 
 /** The pages of a result that must have succeeded. */
