@@ -59,7 +59,8 @@ describe("column layout", () => {
   it("says the layout is uncertain when text stands on both sides of a strip but only one side reads as prose", () => {
     const runs: TextRun[] = [];
     for (let i = 0; i < 6; i++) {
-      runs.push(run(`Body line ${i} of ordinary prose set wide`, 60, 700 - 12 * i, 10, 300), run(`k${i}`, 420, 700 - 12 * i, 10, 12));
+      // A narrow sidebar of short items on baselines of its own.
+      runs.push(run(`Body line ${i} of ordinary prose set wide`, 60, 700 - 12 * i, 10, 300), run(`k${i}`, 420, 694 - 18 * i, 10, 12));
     }
     expect(order(runs).columns).toBe("uncertain");
   });

@@ -19,15 +19,18 @@ export function continuesOnNextPage(page: PageRecord, next: PageRecord): boolean
   // The next page's first line indented against the line under it opens a paragraph.
   const after = next.lines[first.start + 1];
   if (after && first.end > first.start + 1 && head.x - after.x > head.fontSize) return false;
-  if (!reachesMargin(page.lines.slice(last.start, last.end), tail)) return false;
+  if (!reachesMargin(page.lines, tail, page.width)) return false;
   // A full last line that ends a sentence, followed by a capital: a new paragraph as likely as not.
   return !(SENTENCE_END.test(tail.text) && /^\p{Lu}/u.test(head.text));
 }
 
-/** The line ends at the right edge of its paragraph (or of the page's text, for a one-line paragraph). */
-function reachesMargin(paragraph: readonly Line[], line: Line): boolean {
-  const right = Math.max(...paragraph.map((l) => l.x + l.width));
-  const width = right - Math.min(...paragraph.map((l) => l.x));
-  if (paragraph.length < 2) return true;
-  return right - (line.x + line.width) <= Math.max(2 * line.fontSize, 0.05 * width);
+/**
+ * The line ends at the right edge of the page's text of its size (within two ems). With too few
+ * such lines to know that edge (a caption alone on a page), it must span most of the page.
+ */
+function reachesMargin(lines: readonly Line[], line: Line, pageWidth: number): boolean {
+  const same = lines.filter((l) => !l.offAxis && Math.max(l.fontSize, line.fontSize) <= 1.12 * Math.min(l.fontSize, line.fontSize));
+  if (same.length < 3 && pageWidth > 0 && line.width < 0.6 * pageWidth) return false;
+  const right = Math.max(...same.map((l) => l.x + l.width));
+  return right - (line.x + line.width) <= 2 * line.fontSize;
 }

@@ -17,6 +17,7 @@
  */
 import type { Line, TextRun } from "../../core/records.js";
 import { buildLine } from "./line-grouping.js";
+import { isListMarker } from "./list-markers.js";
 import type { SpacingOptions } from "./word-spacing.js";
 
 export interface ColumnOptions extends SpacingOptions {
@@ -205,7 +206,13 @@ function judge(rows: Row[], g: Gutter): "columns" | "uncertain" | "none" {
   const leftText = readsAsText(left);
   const rightText = readsAsText(right);
   if (leftText && rightText) return "columns";
-  return leftText || rightText ? "uncertain" : "none";
+  if (!leftText && !rightText) return "none";
+  // Bullets or numbers beside text are a list.
+  if (left.flat().every((f) => isListMarker(f.runs.map((r) => r.text).join("")))) return "none";
+  // Rows that nearly all hold both sides on one baseline are a table's or a list's rows (tables
+  // and lists are found later); a narrow column beside prose flows on its own baselines.
+  const both = section.filter((r) => r.fragments.some((f) => f.x1 <= g.x0) && r.fragments.some((f) => f.x0 >= g.x1)).length;
+  return both >= ROW_STRUCTURED_SHARE * section.length ? "none" : "uncertain";
 }
 
 /** How many times the typical gap between words a gutter must be. */
@@ -241,6 +248,9 @@ function reachesGutter(rows: readonly (readonly Fragment[])[], gutter: number): 
   });
   return near.length >= MIN_LEFT_EDGE_SHARE * rows.length;
 }
+
+/** Share of a section's rows holding text on both sides that makes it rows of a table or list. */
+const ROW_STRUCTURED_SHARE = 0.8;
 
 /** Share of a side's rows that must start at its common left edge (indented first lines are the others). */
 const MIN_LEFT_EDGE_SHARE = 0.5;

@@ -12,6 +12,7 @@
  * keep their line breaks and indentation even when the page is reflowed.
  */
 import type { Line, Paragraph } from "../../core/records.js";
+import { startsWithListMarker } from "./list-markers.js";
 
 export interface ParagraphOptions {
   /** A gap between baselines wider than this × the page's median gap starts a paragraph. */
@@ -60,7 +61,7 @@ export function segmentParagraphs(
   const paragraphs: Paragraph[] = [];
   let start = 0;
   for (let i = 1; i < lines.length; i++) {
-    const item = LIST_MARKER.test(lines[start]!.text) ? lines[start]! : undefined;
+    const item = startsWithListMarker(lines[start]!.text) ? lines[start]! : undefined;
     const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(lines, i, lineGap, options, item);
     if (breaks) {
       paragraphs.push(makeParagraph(lines, start, i));
@@ -103,9 +104,6 @@ export function typicalLineGap(gaps: readonly number[]): number {
   return median(sorted.slice(0, Math.ceil(sorted.length / 2)));
 }
 
-/** A list item's marker: a bullet, or a number or letter with a point or bracket. */
-export const LIST_MARKER = /^(?:[•◦▪▫■□●○‣⁃∙·*]|[–—-](?=\s)|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])\s/iu;
-
 /** `item` is the first line of the current paragraph when it opens a list item. */
 function startsParagraph(lines: readonly Line[], i: number, lineGap: number, o: ParagraphOptions, item?: Line): boolean {
   const prev = lines[i - 1]!;
@@ -119,7 +117,8 @@ function startsParagraph(lines: readonly Line[], i: number, lineGap: number, o: 
   // Code keeps its own indentation and short lines: only gaps and font changes split it.
   if (isMonospace(line)) return false;
   // Each list item is a paragraph; its wrapped lines hang under its text, right of the marker.
-  if (LIST_MARKER.test(line.text)) return true;
+  // ("COVID-" + "19. In the plan…" is a word broken at its hyphen, not an item numbered 19.)
+  if (startsWithListMarker(line.text) && !/[\p{L}\p{N}][-\u2010\u2011\u00AD]$/u.test(prev.text)) return true;
   if (item && line.x > item.x + 0.5 * line.fontSize) return false;
   // A line that starts outside the previous one's horizontal extent is not its continuation.
   if (line.x > prev.x + prev.width || prev.x > line.x + line.width) return true;

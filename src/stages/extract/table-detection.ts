@@ -9,6 +9,7 @@
 import type { Line, TextRun } from "../../core/records.js";
 import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
+import { isListMarker } from "./list-markers.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 
 export interface TableOptions extends SpacingOptions {
@@ -66,7 +67,7 @@ function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf
   // Every multi-cell row must use at least two slots: otherwise it is prose with a wide gap.
   if (multi.some((f) => new Set(f.map((x) => slotOf(slots, x))).size < 2)) return undefined;
   // A column of bullets or numbers beside text is a list, not a table.
-  if (frags.slice(0, count).every((f) => f.length < 2 || isListMarker(f[0]!))) return undefined;
+  if (frags.slice(0, count).every((f) => f.length < 2 || isListMarker(f[0]!.runs.map((r) => r.text).join("")))) return undefined;
   // Two slots of running text side by side are columns the layout step could not confirm, not a table.
   if (slots.length === 2) {
     const side = (k: number) => multi.map((f) => f.filter((x) => slotOf(slots, x) === k)).filter((fs) => fs.length > 0);
@@ -114,12 +115,6 @@ function cellText(runs: TextRun[], options: SpacingOptions): string {
     else byLine.push([run]);
   }
   return byLine.map((l) => joinRuns(l.sort((a, b) => a.x - b.x), options).trim()).join(" ");
-}
-
-const MARKER = /^(?:[•◦▪▫■□●○‣⁃∙·*–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/iu;
-
-function isListMarker(fragment: { runs: TextRun[] }): boolean {
-  return MARKER.test(fragment.runs.map((r) => r.text).join("").trim());
 }
 
 function mergeSlots(fragments: readonly { x0: number; x1: number }[], slack: number): Slot[] {
