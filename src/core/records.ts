@@ -62,6 +62,8 @@ export interface TextRun {
   monospace?: boolean;
   /** Slope of the run's baseline in the page's frame (tan of its tilt), when it is not level. */
   skew?: number;
+  /** The content drew a space just before this run (pdf.js reports it as a whitespace item). */
+  spaceBefore?: boolean;
   /** The marked-content id it was painted in (`p10R_mc3`), on tagged pages. */
   mcid?: string;
   /** Painted inside an /Artifact sequence: page furniture by declaration. */

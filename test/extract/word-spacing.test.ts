@@ -28,6 +28,15 @@ describe("word spacing", () => {
     expect(joinRuns([run("word", 100, 700), run(" next", 130, 700)], options)).toBe("word next");
   });
 
+  it("keeps a space the content drew although it is narrower than the threshold (italic before roman)", () => {
+    expect(joinRuns([run("sibi", 100, 700, 11, 20), run("medias", 122.1, 700, 11, 30, { spaceBefore: true })], options)).toBe("sibi medias");
+    expect(joinRuns([run("sibi", 100, 700, 11, 20), run("medias", 122.1, 700, 11, 30)], options)).toBe("sibimedias");
+  });
+
+  it("ignores a drawn space before a lone line-end hyphen (justification)", () => {
+    expect(joinRuns([run("volun", 100, 700, 11, 30), run("-", 131.3, 700, 11, 3.7, { spaceBefore: true })], options)).toBe("volun-");
+  });
+
   it("keeps a footnote marker glued to the word it follows", () => {
     expect(joinRuns([run("estimated.", 100, 700), run("1", 150.2, 703, 7)], options)).toBe("estimated.1");
   });

@@ -46,18 +46,26 @@ interface Oriented {
   item: PdfTextItem;
   angle: number;
   fontSize: number;
+  /** A whitespace item came just before it in the content: the producer drew a space there. */
+  spaceBefore: boolean;
 }
 
 export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles = {}): OrientedRuns {
   const oriented: Oriented[] = [];
+  let spaceBefore = false;
   for (const item of items) {
-    // Whitespace-only items are pdf.js's own guesses at spaces: the gap they fill is still
-    // there between the runs around them, and the word-space rule decides from it.
-    if (!item.str || !/\S/.test(item.str)) continue;
+    // A whitespace-only item is dropped: the gap it fills is still there between the runs
+    // around it. It is remembered, though, as a space the producer drew: a narrow italic space
+    // before a roman word is narrower than the word-space threshold, and still a space.
+    if (!item.str || !/\S/.test(item.str)) {
+      spaceBefore ||= item.str?.length > 0;
+      continue;
+    }
     const [a = 1, b = 0, c = 0, d = 1] = item.transform;
     const fontSize = Math.hypot(c, d) || item.height || Math.hypot(a, b);
     if (!(fontSize > 0)) continue;
-    oriented.push({ item, angle: normaliseAngle((Math.atan2(b, a) * 180) / Math.PI), fontSize });
+    oriented.push({ item, angle: normaliseAngle((Math.atan2(b, a) * 180) / Math.PI), fontSize, spaceBefore });
+    spaceBefore = /\s$/.test(item.str);
   }
 
   // Group directions, weighted by characters, and take the heaviest as the body.
@@ -143,6 +151,7 @@ function toRun(o: Oriented, frameAngle: number, monospaced: ReadonlySet<string>)
   const skew = Math.tan((signedAngle(o.angle - frameAngle) * Math.PI) / 180);
   if (Math.abs(skew) > 1e-4) run.skew = skew;
   if (monospaced.has(o.item.fontName)) run.monospace = true;
+  if (o.spaceBefore) run.spaceBefore = true;
   if (o.item.mcid) run.mcid = o.item.mcid;
   if (o.item.artifact) run.artifact = true;
   return run;

@@ -20,6 +20,9 @@ export interface SpacingOptions {
   collapseLetterSpacing: boolean;
 }
 
+/** The least gap (× font size) a space drawn in the content must leave to be kept. */
+const DRAWN_SPACE_MIN_GAP = 0.08;
+
 /** How much wider than the letter gap a gap must be to separate words in letter-spaced text, in space widths. */
 const LETTER_SPACED_WORD_GAP = 0.8;
 
@@ -45,7 +48,10 @@ export function joinRuns(runs: readonly TextRun[], options: SpacingOptions): str
       continue;
     }
     const threshold = letterGap > spaceWidth ? letterGap + LETTER_SPACED_WORD_GAP * spaceWidth : spaceWidth;
-    if (gap > threshold) out += spacesFor(prev, run, gap) + text;
+    // A drawn space counts when there is any gap at all for it to stand in; not before a lone
+    // hyphen, where justification sets a space that is not one (LibreOffice's "volun -").
+    const drawnSpace = run.spaceBefore && gap > DRAWN_SPACE_MIN_GAP * size && !/^[-\u00AD\u2010\u2011]$/u.test(text.trim());
+    if (gap > threshold || drawnSpace) out += spacesFor(prev, run, gap) + text;
     else out += text;
   }
   return out;
