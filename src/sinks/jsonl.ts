@@ -3,7 +3,7 @@ import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
 import { defineSink } from "../core/plugin.js";
 import type { ChunkRecord, DocumentResult, Line, PageRecord } from "../core/records.js";
-import { pageFlags } from "../stages/chunk/page-facts.js";
+import { documentStatus, pageFlags, pageLabel } from "../core/page-facts.js";
 
 const options = z
   .strictObject({
@@ -166,7 +166,7 @@ export function documentLine(result: DocumentResult): object {
     type: "document",
     doc_id: document.id,
     uri: document.uri,
-    status: "ok",
+    status: documentStatus(document),
     ...(document.title ? { title: document.title } : {}),
     page_count: document.pageCount,
     pages: pages.map((p) => p.number),
@@ -193,6 +193,14 @@ function pageRecord(page: PageRecord, pageCount: number, includeLines: boolean):
     empty: page.empty,
     mode: page.mode,
     order_source: page.orderSource,
+    order_reason: page.orderReason,
+    untagged_glyphs: page.untaggedGlyphs,
+    columns: page.columns,
+    flags: pageFlags(page),
+    ...(page.scanReason ? { scan_reason: page.scanReason } : {}),
+    ...(pageLabel(page) ? { page_label: pageLabel(page) } : {}),
+    ...(page.furniture ? { furniture: { header: page.furniture.header, footer: page.furniture.footer } } : {}),
+    ...(page.continues ? { continues: true } : {}),
     width: page.width,
     height: page.height,
     rotation: page.rotation,

@@ -27,6 +27,10 @@ const page = (n: number): PageRecord => ({
   mode: "reflow",
   empty: false,
   orderSource: "geometry",
+  orderReason: "no structure tree",
+  untaggedGlyphs: 0,
+  columns: n === 2 ? "uncertain" : 1,
+  ...(n === 2 ? { furniture: { header: ["Annual Report"], footer: ["Page 2 of 2"], pageLabel: "2" }, continues: true } : {}),
 });
 const ok: DocumentResult = {
   status: "ok",
@@ -52,8 +56,8 @@ describe("jsonl sink", () => {
     const lines = (await readFile(join(dir, "out/pages.jsonl"), "utf8")).split("\n");
     expect(lines.pop()).toBe("");
     expect(lines).toEqual([
-      '{"type":"page","doc_id":"abc","uri":"/in/a.pdf","page":1,"page_count":2,"text":"Hello","empty":false,"mode":"reflow","order_source":"geometry","width":612,"height":792,"rotation":0}',
-      '{"type":"page","doc_id":"abc","uri":"/in/a.pdf","page":2,"page_count":2,"text":"Hello","empty":false,"mode":"reflow","order_source":"geometry","width":612,"height":792,"rotation":0}',
+      '{"type":"page","doc_id":"abc","uri":"/in/a.pdf","page":1,"page_count":2,"text":"Hello","empty":false,"mode":"reflow","order_source":"geometry","order_reason":"no structure tree","untagged_glyphs":0,"columns":1,"flags":[],"width":612,"height":792,"rotation":0}',
+      '{"type":"page","doc_id":"abc","uri":"/in/a.pdf","page":2,"page_count":2,"text":"Hello","empty":false,"mode":"reflow","order_source":"geometry","order_reason":"no structure tree","untagged_glyphs":0,"columns":"uncertain","flags":["columns_uncertain"],"page_label":"2","furniture":{"header":["Annual Report"],"footer":["Page 2 of 2"]},"continues":true,"width":612,"height":792,"rotation":0}',
       '{"type":"warning","uri":"/in/a.pdf","code":"page_unreadable","message":"page 3 could not be read","pages":[3]}',
       '{"type":"error","uri":"/in/b.pdf","code":"not_pdf","message":"not a PDF"}',
     ]);
@@ -192,5 +196,22 @@ describe("jsonl sink, chunk records", () => {
     expect((await readdir(join(dir, "out"))).sort()).toEqual(["chunks.documents.jsonl", "chunks.jsonl"]);
     const bad = jsonl.options.safeParse({ records: "chunks", include_lines: true });
     expect(bad.success ? [] : bad.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([["include_lines", "applies to page records only (records: pages)"]]);
+  });
+});
+
+describe("document records of a scanned document", () => {
+  it("say status scan and which pages have no text", async () => {
+    const { documentLine } = await import("../../src/sinks/jsonl.js");
+    const scanned: DocumentResult = {
+      ...ok,
+      status: "ok",
+      document: { id: "abc", uri: "/in/a.pdf", size: 10, pageCount: 2, tagged: false, scan: true, scanPages: [1, 2] },
+      pages: [
+        { ...page(1), text: "", empty: true, scan: true, scanReason: "image_only" },
+        { ...page(2), text: "", empty: true, scan: true, scanReason: "image_only" },
+      ],
+      chunks: [],
+    } as DocumentResult;
+    expect(documentLine(scanned)).toMatchObject({ status: "scan", page_count: 2, scan_pages: [1, 2] });
   });
 });

@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS documents (
   sha256 TEXT,
   title TEXT,
   pages INTEGER,
-  status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+  status TEXT NOT NULL CHECK (status IN ('ok', 'scan', 'failed')),
   error_code TEXT,
   error TEXT,
   warnings TEXT NOT NULL,

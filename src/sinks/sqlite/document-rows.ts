@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { DocumentResult } from "../../core/records.js";
 import { documentText } from "../../stages/chunk/document-text.js";
-import { pageFlags, pageFurniture, pageLabel } from "../../stages/chunk/page-facts.js";
+import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../core/page-facts.js";
 
 /** Bumped when the tables change shape; an archive of another version is refused, not migrated blindly. */
 export const ARCHIVE_SCHEMA_VERSION = 1;
@@ -17,7 +17,7 @@ export interface DocumentRow {
   sha256: string | null;
   title: string | null;
   pages: number | null;
-  status: "ok" | "failed";
+  status: "ok" | "scan" | "failed";
   error_code: string | null;
   error: string | null;
   /** JSON array of { code, message, pages? }. */
@@ -121,7 +121,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
     sha256: result.document.id,
     title,
     pages: result.document.pageCount,
-    status: "ok" as const,
+    status: documentStatus(result.document),
     error_code: null,
     error: null,
     warnings,

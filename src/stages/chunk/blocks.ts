@@ -9,7 +9,7 @@ import { renderPageText } from "../../core/page-text.js";
 import type { PageRecord } from "../../core/records.js";
 import type { DocumentText } from "./document-text.js";
 import { bodyFontSize, headingCue, headingLevels, type HeadingCue } from "./headings.js";
-import { pageContinues } from "./page-facts.js";
+import { pageContinues } from "../../core/page-facts.js";
 
 export type BlockKind = "text" | "heading" | "table" | "code";
 

@@ -10,7 +10,7 @@ import { chunkId } from "./chunk-id.js";
 import { documentText, pageAt } from "./document-text.js";
 import { HeadingPath } from "./headings.js";
 import { packChunks, type ChunkLimits, type PackedChunk } from "./packing.js";
-import { pageFlags, pageLabel } from "./page-facts.js";
+import { pageFlags, pageLabel } from "../../core/page-facts.js";
 import { documentPieces } from "./pieces.js";
 import type { Tokenizer } from "./tokenizer.js";
 

@@ -165,7 +165,13 @@ export function packChunks(text: string, pieces: readonly Piece[], tokenizer: To
     }
     if (start < 0) return coreStart;
     const startsWord = (p: number) => !isSpace(text[p]) && (p === from || isSpace(text[p - 1]));
-    if (!startsWord(start)) start = nextWordStart(text, start, to);
+    if (!startsWord(start)) {
+      // The token window ends inside a word: take the whole word when it fits the window
+      // (token and word boundaries disagree on emoji and unusual scripts), else the next one.
+      let wordStart = start;
+      while (wordStart > from && !isSpace(text[wordStart - 1])) wordStart--;
+      start = count(text.slice(wordStart, to)) <= limits.overlapTokens ? wordStart : nextWordStart(text, start, to);
+    }
     while (start < to && count(text.slice(start, to)) > limits.overlapTokens) start = nextWordStart(text, start, to);
     if (start >= to) return coreStart;
     // A sentence, paragraph or row start is a cleaner place to begin, if it keeps half the window.
