@@ -121,7 +121,9 @@ function bandCandidates(page: PageRecord, p: number, topEdge: number, bottomEdge
 function sameFurniture(a: Candidate, b: Candidate): boolean {
   if (a.band !== b.band || a.key !== b.key || a.key === "") return false;
   const size = Math.max(a.line.fontSize, b.line.fontSize);
-  return Math.abs(a.line.y - b.line.y) <= size && Math.abs(a.line.fontSize - b.line.fontSize) <= 0.2 * size;
+  // Within one and a half lines: pages paginated from flowing text (html2ps, plain-text RFCs) place
+  // the footer a line higher or lower from page to page.
+  return Math.abs(a.line.y - b.line.y) <= 1.5 * size && Math.abs(a.line.fontSize - b.line.fontSize) <= 0.2 * size;
 }
 
 /**
