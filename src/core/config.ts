@@ -142,7 +142,7 @@ function reportZodIssues(zodIssues: readonly z.core.$ZodIssue[], prefix: (string
     const path = [...prefix, ...(issue.path as (string | number)[])];
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
-        at(keyOffset(doc, path, key), pathText([...path, key]), `unknown option "${key}"${suggestion(issue, key)}`);
+        at(keyOffset(doc, path, key), pathText([...path, key]), `unknown option "${key}"${suggestion(key)}`);
       }
       continue;
     }
@@ -170,7 +170,7 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-function suggestion(_issue: unknown, key: string): string {
+function suggestion(key: string): string {
   return key.includes("-") ? ` (options use snake_case: "${key.replaceAll("-", "_")}")` : "";
 }
 

@@ -183,6 +183,7 @@ function warning(w: DocumentResult["warnings"][number]): object {
 }
 
 function pageRecord(page: PageRecord, pageCount: number, includeLines: boolean): object {
+  const label = pageLabel(page);
   return {
     type: "page",
     doc_id: page.documentId,
@@ -198,7 +199,7 @@ function pageRecord(page: PageRecord, pageCount: number, includeLines: boolean):
     columns: page.columns,
     flags: pageFlags(page),
     ...(page.scanReason ? { scan_reason: page.scanReason } : {}),
-    ...(pageLabel(page) ? { page_label: pageLabel(page) } : {}),
+    ...(label ? { page_label: label } : {}),
     ...(page.furniture ? { furniture: { header: page.furniture.header, footer: page.furniture.footer } } : {}),
     ...(page.continues ? { continues: true } : {}),
     width: page.width,

@@ -120,3 +120,14 @@ describe("paragraphs over page breaks", () => {
     expect(continuesOnNextPage(full, indented)).toBe(false);
   });
 });
+
+describe("the run's word evidence", () => {
+  it("stops taking new words at its cap but keeps counting the ones it has", () => {
+    const run = new WordCounts();
+    const doc = new WordCounts();
+    doc.addText("harbour berth quay");
+    run.merge(doc, 2);
+    run.merge(doc, 2);
+    expect([run.count("harbour"), run.count("berth"), run.count("quay")]).toEqual([2, 2, 0]);
+  });
+});

@@ -1,19 +1,11 @@
 /**
- * The document text that chunk offsets point into: core `documentText` (src/core/page-text.ts),
- * which is what `pagestream extract` prints without its final newline — the pages' texts in
- * order, one blank line between them, one space where a paragraph runs over a page break
- * (`continues`). Pages without text add nothing. This module adds where each page's text sits
- * in it; a test checks that the two agree.
+ * The document text that chunk offsets point into, with where each page sits in it: core
+ * `documentLayout` (src/core/page-text.ts), which is what `pagestream extract` prints.
  */
-import { documentText as coreDocumentText } from "../../core/page-text.js";
+import { documentLayout, type PageSpan } from "../../core/page-text.js";
 import type { PageRecord } from "../../core/records.js";
 
-/** Where a page's text sits in the document text (end exclusive). */
-export interface PageSpan {
-  number: number;
-  start: number;
-  end: number;
-}
+export type { PageSpan };
 
 export interface DocumentText {
   text: string;
@@ -22,19 +14,7 @@ export interface DocumentText {
 }
 
 export function documentText(pages: readonly PageRecord[]): DocumentText {
-  const text = coreDocumentText(pages);
-  const spans: PageSpan[] = [];
-  let offset = 0;
-  let continues = false;
-  for (const page of pages) {
-    if (page.text.length === 0) continue;
-    if (spans.length > 0) offset += continues ? 1 : 2; // " " or "\n\n", as core documentText joins them
-    spans.push({ number: page.number, start: offset, end: offset + page.text.length });
-    offset += page.text.length;
-    continues = (page as { continues?: unknown }).continues === true;
-  }
-  if (offset !== text.length) throw new Error(`page offsets (${offset}) disagree with the document text (${text.length} characters)`);
-  return { text, pages: spans };
+  return documentLayout(pages);
 }
 
 /** The page whose text holds `offset`; for an offset in a separator, the page before it. */

@@ -6,6 +6,7 @@
  * paragraph (DOMAIN §11's decree: the sentence broken across the page boundary reads whole).
  */
 import type { Line, PageRecord } from "../../core/records.js";
+import { sameFontSize } from "../../core/text-geometry.js";
 
 const SENTENCE_END = /[.!?:]["”’»)\]]*$/u;
 
@@ -15,7 +16,7 @@ export function continuesOnNextPage(page: PageRecord, next: PageRecord): boolean
   if (last?.kind !== "text" || first?.kind !== "text") return false;
   const tail = page.lines[last.end - 1]!;
   const head = next.lines[first.start]!;
-  if (Math.max(tail.fontSize, head.fontSize) > 1.12 * Math.min(tail.fontSize, head.fontSize)) return false;
+  if (!sameFontSize(tail.fontSize, head.fontSize)) return false;
   // The next page's first line indented against the line under it opens a paragraph.
   const after = next.lines[first.start + 1];
   if (after && first.end > first.start + 1 && head.x - after.x > head.fontSize) return false;
@@ -29,7 +30,7 @@ export function continuesOnNextPage(page: PageRecord, next: PageRecord): boolean
  * such lines to know that edge (a caption alone on a page), it must span most of the page.
  */
 function reachesMargin(lines: readonly Line[], line: Line, pageWidth: number): boolean {
-  const same = lines.filter((l) => !l.offAxis && Math.max(l.fontSize, line.fontSize) <= 1.12 * Math.min(l.fontSize, line.fontSize));
+  const same = lines.filter((l) => !l.offAxis && sameFontSize(l.fontSize, line.fontSize));
   if (same.length < 3 && pageWidth > 0 && line.width < 0.6 * pageWidth) return false;
   const right = Math.max(...same.map((l) => l.x + l.width));
   return right - (line.x + line.width) <= 2 * line.fontSize;

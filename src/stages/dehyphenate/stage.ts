@@ -6,6 +6,9 @@ import { joinBrokenWords } from "./broken-words.js";
 import { continuesOnNextPage } from "./page-continuation.js";
 import { ENGLISH_SHARE, englishWordList, evidenceFrom, WordCounts } from "./word-evidence.js";
 
+/** Distinct word forms the run's evidence holds at most (~50 MiB); a night's vocabulary fits. */
+const MAX_RUN_WORDS = 500_000;
+
 const options = z.strictObject({
   evidence: z
     .enum(["run", "document", "none"])
@@ -44,7 +47,7 @@ export default defineStage({
             const evidence = evidenceFrom(sources, english ? englishWordList() : undefined);
             const keepLines = !opts.move_words && pages[0]?.mode === "preserve";
             const joined = keepLines ? pages : joinBrokenWords(pages, evidence, { acrossPages: opts.join_pages });
-            runCounts.merge(counts);
+            runCounts.merge(counts, MAX_RUN_WORDS);
             const out: PageRecord[] = joined.map((page, i) => {
               const next = joined[i + 1];
               return opts.join_pages && next && continuesOnNextPage(page, next) ? { ...page, continues: true } : page;

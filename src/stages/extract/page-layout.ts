@@ -240,7 +240,3 @@ export function layoutParagraphs(page: PageLines, options: LayoutOptions, fallba
   return { lines, paragraphs, text: renderPageText(lines, paragraphs, options.mode) };
 }
 
-/** Both phases for a page on its own (tests, single pages). */
-export function layoutPage(items: readonly unknown[], styles: PdfFontStyles, options: LayoutOptions, structTree?: StructTreeNode | null): PageLayout {
-  return layoutParagraphs(layoutLines(items, styles, structTree, options), options);
-}

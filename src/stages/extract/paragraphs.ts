@@ -12,6 +12,7 @@
  * keep their line breaks and indentation even when the page is reflowed.
  */
 import type { Line, Paragraph } from "../../core/records.js";
+import { median, sameFontSize } from "../../core/text-geometry.js";
 import { startsWithListMarker } from "./list-markers.js";
 
 export interface ParagraphOptions {
@@ -23,17 +24,8 @@ export interface ParagraphOptions {
   spaceRatio: number;
 }
 
-/**
- * Sizes within this ratio are one size: producers round, and OCR layers vary a point from line
- * to line. A heading or a footnote differs by more (footnotes are ~20 % smaller).
- */
-const SAME_SIZE_RATIO = 1.12;
 /** Left edges closer than this × font size are aligned (OCR layers jitter by a point or so). */
 const ALIGNED_RATIO = 0.4;
-
-function sameSize(a: number, b: number): boolean {
-  return Math.max(a, b) <= SAME_SIZE_RATIO * Math.min(a, b);
-}
 
 function centredOn(line: Line, other: Line): boolean {
   return aligned(line.x + line.width / 2, other.x + other.width / 2, line.fontSize);
@@ -88,7 +80,7 @@ export function lineGaps(lines: readonly Line[], flowBreaks: ReadonlySet<number>
     const prev = lines[i - 1]!;
     const line = lines[i]!;
     const gap = prev.y - line.y;
-    if (gap > 0 && sameSize(prev.fontSize, line.fontSize)) gaps.push(gap / line.fontSize);
+    if (gap > 0 && sameFontSize(prev.fontSize, line.fontSize)) gaps.push(gap / line.fontSize);
   }
   return gaps;
 }
@@ -112,7 +104,7 @@ function startsParagraph(lines: readonly Line[], i: number, lineGap: number, o: 
   // A line above the previous one: the text went back up (a new column, a float).
   if (gap <= 0) return true;
   if (lineGap > 0 && gap / line.fontSize > o.paragraphRatio * lineGap) return true;
-  if (!sameSize(line.fontSize, prev.fontSize)) return true;
+  if (!sameFontSize(line.fontSize, prev.fontSize)) return true;
   if (isMonospace(line) !== isMonospace(prev)) return true;
   // Code keeps its own indentation and short lines: only gaps and font changes split it.
   if (isMonospace(line)) return false;
@@ -136,7 +128,7 @@ function startsParagraph(lines: readonly Line[], i: number, lineGap: number, o: 
 function continuesAcrossColumns(lines: readonly Line[], i: number, o: ParagraphOptions): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
-  if (!sameSize(prev.fontSize, line.fontSize) || isMonospace(prev) !== isMonospace(line)) return false;
+  if (!sameFontSize(prev.fontSize, line.fontSize) || isMonospace(prev) !== isMonospace(line)) return false;
   const next = lines[i + 1];
   if (next && line.x - next.x > o.indentRatio * line.fontSize) return false;
   let right = prev.x + prev.width;
@@ -153,7 +145,7 @@ function isIndentedFirstLine(lines: readonly Line[], i: number, o: ParagraphOpti
   const next = lines[i + 1];
   // A hanging indent (a list item's continuation) or a centred block does not return.
   if (!next) return true;
-  return sameSize(next.fontSize, line.fontSize) && aligned(next.x, prev.x, line.fontSize);
+  return sameFontSize(next.fontSize, line.fontSize) && aligned(next.x, prev.x, line.fontSize);
 }
 
 /**
@@ -184,7 +176,7 @@ function rightMargin(lines: readonly Line[], i: number): number {
   let right = -Infinity;
   for (let j = Math.max(0, i - 3); j <= Math.min(lines.length - 1, i + 2); j++) {
     const l = lines[j]!;
-    if (sameSize(l.fontSize, size)) right = Math.max(right, l.x + l.width);
+    if (sameFontSize(l.fontSize, size)) right = Math.max(right, l.x + l.width);
   }
   return right;
 }
@@ -200,9 +192,3 @@ function isMonospace(line: Line): boolean {
   return line.runs.every((r) => r.monospace);
 }
 
-function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}

@@ -7,6 +7,7 @@
  * it with a space.
  */
 import type { Line, TextRun } from "../../core/records.js";
+import { median } from "../../core/text-geometry.js";
 import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "./list-markers.js";
@@ -59,7 +60,7 @@ function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf
   // Trailing single-slot lines are not part of the run.
   let count = lines.length;
   while (count > 0 && frags[count - 1]!.length < 2) count--;
-  const size = median(lines.slice(0, count).map((l) => l.fontSize));
+  const size = median(lines.slice(0, count).map((l) => l.fontSize)) || 10;
   const slots = mergeSlots(frags.slice(0, count).flat(), SLOT_MERGE_EMS * size);
   const multi = frags.slice(0, count).filter((f) => f.length >= 2);
   if (slots.length < 2) return undefined;
@@ -134,7 +135,3 @@ function slotOf(slots: readonly Slot[], f: { x0: number; x1: number }): number {
   return i >= 0 ? i : 0;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 10;
-}

@@ -12,6 +12,7 @@
  * /Artifact are furniture by declaration.
  */
 import type { Line, PageRecord } from "../../core/records.js";
+import { median } from "../../core/text-geometry.js";
 
 export interface FurnitureOptions {
   /** Share of the page height, at the top and at the bottom of the text area, where furniture stands. */
@@ -190,8 +191,3 @@ function numberTokens(text: string): string[] {
   return text.normalize("NFKC").match(/\d+|\b[ivxlcdmIVXLCDM]+\b/g)?.filter((t) => /^\d+$/.test(t) || ROMAN.test(t)) ?? [];
 }
 
-function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}

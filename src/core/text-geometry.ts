@@ -1,0 +1,19 @@
+/** Small measures shared by the stages that read page geometry. */
+
+/** The median of the values (the mean of the two middle ones for an even count); 0 for none. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Font sizes within this ratio are one size: producers round, and OCR layers vary a point from
+ * line to line. A heading or a footnote differs by more (footnotes are ~20 % smaller).
+ */
+export const SAME_SIZE_RATIO = 1.12;
+
+export function sameFontSize(a: number, b: number): boolean {
+  return Math.max(a, b) <= SAME_SIZE_RATIO * Math.min(a, b);
+}
