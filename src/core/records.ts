@@ -15,6 +15,12 @@ export interface SourceItem {
   readonly size: number;
   /** Last modification time, milliseconds since the epoch. */
   readonly mtimeMs: number;
+  /**
+   * What the source knows of the content without reading it: a file's size and mtime, an
+   * object's ETag. A changed fingerprint means the content may have changed; an unchanged one
+   * lets an incremental run skip the item before its bytes are read.
+   */
+  readonly fingerprint: string;
   /** Reads the whole file. Called inside the runner's concurrency limit. */
   read(): Promise<Uint8Array>;
 }

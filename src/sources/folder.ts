@@ -99,6 +99,7 @@ export function fileItem(path: string, size: number, mtimeMs: number): SourceIte
     uri: path,
     size,
     mtimeMs,
+    fingerprint: `size:${size} mtime:${Math.round(mtimeMs)}`,
     read: async () => new Uint8Array(await readFile(path)),
   };
 }
