@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 // bench/run.mjs points PAGESTREAM_BENCH_DIST at its snapshot of dist/; run by hand, it uses dist/.
 const distDir = process.env.PAGESTREAM_BENCH_DIST ?? resolve(import.meta.dirname, "..", "dist");
 const dist = (p) => import(pathToFileURL(resolve(distDir, p)).href);
-const { processDocument } = await dist("core/runner.js");
+const { processDocument } = await dist("core/process-document.js");
 const { parsePipeline } = await dist("core/config.js");
 const { buildPipeline } = await dist("core/build-pipeline.js");
 
