@@ -205,7 +205,10 @@ export async function runPipeline(pipeline: Pipeline, options: RunOptions = {}):
     summary.complete = listing.finished;
     await checkpoint();
     if (summary.complete && sinks.some((s) => s.sink.remove)) {
-      if (summary.listed === 0) events.warn?.("prune skipped: the source listed no documents (is it mounted?)");
+      // An empty folder to watch is normal; an empty nightly batch usually means an unmounted source.
+      if (summary.listed === 0) {
+        if (!options.watch) events.warn?.("prune skipped: the source listed no documents (is it mounted?)");
+      }
       else {
         for (const gone of state.gone()) await remove(gone.uri, { fingerprint: "", contentHash: gone.contentHash, configHash: "", errorCode: null, sinks: gone.sinks });
         await checkpoint();

@@ -141,7 +141,8 @@ async function readSettled(path: string, stableMs: number): Promise<Uint8Array> 
   for (let attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
     const before = await stat(path);
     const age = Date.now() - before.mtimeMs;
-    if (age < stableMs) {
+    // A modification time in the future (another machine's clock) cannot age: the size check decides.
+    if (age >= 0 && age < stableMs) {
       await sleep(Math.min(stableMs, stableMs - age));
       continue;
     }
