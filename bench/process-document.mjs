@@ -15,26 +15,18 @@ import { pathToFileURL } from "node:url";
 const distDir = process.env.PAGESTREAM_BENCH_DIST ?? resolve(import.meta.dirname, "..", "dist");
 const dist = (p) => import(pathToFileURL(resolve(distDir, p)).href);
 const { processDocument } = await dist("core/process-document.js");
-const { parsePipeline } = await dist("core/config.js");
-const { buildPipeline } = await dist("core/build-pipeline.js");
+const { loadSpec } = await dist("core/registry.js");
 
 const t0 = process.hrtime.bigint();
-// The same extract stage the CLI rows run (default options); the source and sink are only
-// there because a pipeline needs them: neither is used (the sink's temp file is aborted).
-const text = `source: {type: folder, path: .}\nstages: [{type: extract}]\nsinks: [{type: jsonl, path: ${JSON.stringify(resolve(process.env.PAGESTREAM_BENCH_TMP ?? "/tmp", "unused.jsonl"))}}]\n`;
-const parsed = await parsePipeline(text, { file: "bench.yaml", baseDir: process.cwd() });
-if (!parsed.ok) {
-  for (const i of parsed.issues) console.error(`${i.file}:${i.line}:${i.col} ${i.path}: ${i.message}`);
-  process.exit(2);
-}
-const pipeline = await buildPipeline(parsed.config, { baseDir: process.cwd(), warn: (m) => console.error(m) });
-await Promise.all(pipeline.sinks.map((s) => s.abort()));
+// The same extract stage the CLI rows run (default options), built as a worker builds it.
+const spec = await loadSpec("stage", "extract", process.cwd());
+const stages = [await spec.create(spec.options.parse({}), { baseDir: process.cwd(), warn: (m) => console.error(m) })];
 
 let pages = 0, chars = 0, failed = 0;
 for (const file of process.argv.slice(2)) {
   const info = await stat(file);
-  const item = { uri: file, size: info.size, mtimeMs: info.mtimeMs, read: async () => new Uint8Array(await readFile(file)) };
-  const result = await processDocument(item, pipeline.stages);
+  const item = { uri: file, size: info.size, mtimeMs: info.mtimeMs, fingerprint: "", read: async () => new Uint8Array(await readFile(file)) };
+  const result = await processDocument(item, stages);
   if (result.status !== "ok") {
     failed++;
     console.error(`${file}: ${result.error.code}: ${result.error.message}`);
