@@ -154,8 +154,8 @@ measurements.push({
   id: "ipc-cost",
   label: "processDocument + structured clone of each result (worker IPC cost)",
   copies: 1,
-  command: `node bench/ipc-cost.mjs FILE… (the ${baseFiles.length} files of the corpus)`,
-  run: () => nodeReport([join(benchDir, "ipc-cost.mjs"), ...baseFiles]),
+  command: `node bench/process-document.mjs --clone FILE… (the ${baseFiles.length} files of the corpus)`,
+  run: () => nodeReport([join(benchDir, "process-document.mjs"), "--clone", ...baseFiles]),
 });
 for (const concurrency of [1, 2]) {
   const p = pipelineFile(`c${concurrency}`, in1, concurrency);

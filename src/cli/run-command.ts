@@ -13,7 +13,6 @@ import { formatIssue, loadPipelineFile } from "../core/config.js";
 import type { RunSummary } from "../core/plugin.js";
 import { writeRunReport } from "../core/run-report.js";
 import { emptySummary, runPipeline } from "../core/runner.js";
-import type { WorkerPool } from "../core/worker-pool.js";
 import { EXIT } from "./exit-codes.js";
 import { createLogger, type LogFormat, type LogLevel } from "./logger.js";
 import { Progress } from "./progress.js";
@@ -113,7 +112,7 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
   progress.stop();
   await pipeline.processor.close();
   const exitCode = signal ? SIGNAL_EXIT[signal]! : summary.failed > 0 ? EXIT.failedDocuments : EXIT.ok;
-  const pool = pipeline.processor as WorkerPool;
+  const pool = pipeline.processor;
   const report = {
     pipeline: resolve(path),
     started_at: startedAt.toISOString(),

@@ -35,6 +35,10 @@ export interface DocumentProcessor {
   kill(): void;
   /** Lets the workers exit once the run is over. */
   close(): Promise<void>;
+  /** Highest resident memory of any worker so far, in bytes. */
+  readonly peakWorkerBytes: number;
+  /** Workers started, replacements for stopped ones included. */
+  readonly started: number;
 }
 
 export interface Pipeline {
