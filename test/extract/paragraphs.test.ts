@@ -28,6 +28,22 @@ describe("paragraphs", () => {
     expect(reflow(lines)).toBe("The committee met on Tuesday and agreed the budget for next year.\n\nMembers then discussed the plan for the new library building.");
   });
 
+  it("measures a short line against its own column, not against a wider line at the top of the next", () => {
+    const lines = [
+      line("The name comes from the movie and one", 40, 160, 292),
+      line("reason it might be chosen is the layers.", 40, 148, 292),
+      line("As the technique was published by the", 40, 136, 292),
+      line("engineers, it is called DeepDream.", 40, 124, 200),
+      // The next column starts with a caption reaching further right.
+      line("Fig. 2: A caption set in the right column", 300, 600, 560),
+    ];
+    const paragraphs = segmentParagraphs(lines, options, 0, new Set([4]));
+    expect(paragraphs.map((p) => [p.start, p.end])).toEqual([
+      [0, 4],
+      [4, 5],
+    ]);
+  });
+
   it("finds LaTeX paragraphs that have no extra gap, only a first-line indent", () => {
     const lines = [
       line("first paragraph runs across the", 100, 700, 400),

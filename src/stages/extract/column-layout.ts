@@ -16,6 +16,7 @@
  * `columns: "uncertain"` instead of guessing silently.
  */
 import type { Line, TextRun } from "../../core/records.js";
+import { median } from "../../core/text-geometry.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "./list-markers.js";
 import type { SpacingOptions } from "./word-spacing.js";
@@ -135,7 +136,7 @@ function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boo
     let size = 0;
     for (const f of window) {
       if (reach > -Infinity && f.x0 - reach > options.gutterRatio * Math.max(size, f.fontSize)) {
-        const candidate = growGutter(rows, r, reach, f.x0, options);
+        const candidate = trimSpanningRows(rows, growGutter(rows, r, reach, f.x0, options));
         const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
         if (!tried.has(key)) {
           tried.add(key);
@@ -172,6 +173,39 @@ function growGutter(rows: Row[], r: number, x0: number, x1: number, options: Col
     start = i;
   }
   return { ...strip, start, end };
+}
+
+/** How far right of a column's left edge (in ems) a row of that column may start: an indent, a list item's body. */
+const INDENT_EMS = 3;
+
+/**
+ * Takes off the ends of a run the rows that only span the gutter: a running header or footer
+ * ("Example PDF … 2025-01-11", "Author … 7") whose right part is set against the page's right
+ * margin, well right of the right column's left edge. Read inside the columns, such a row would
+ * be cut in two, and neither half would be recognised as the header it is. A heading centred
+ * over the right column ends short of the margin and stays.
+ */
+function trimSpanningRows(rows: readonly Row[], g: Gutter): Gutter {
+  const rightOf = (row: Row) => row.fragments.filter((f) => f.x0 >= g.x1);
+  const fragments = rows.slice(g.start, g.end).flatMap(rightOf);
+  if (fragments.length === 0) return g;
+  const size = median(fragments.map((f) => f.fontSize));
+  const edge = leftEdge(rows.slice(g.start, g.end).flatMap((row) => {
+    const right = rightOf(row);
+    return right.length ? [Math.min(...right.map((f) => f.x0))] : [];
+  }), size);
+  const margin = Math.max(...fragments.map((f) => f.x1));
+  const spans = (i: number) => {
+    const right = rightOf(rows[i]!);
+    if (right.length === 0) return false;
+    const x0 = Math.min(...right.map((f) => f.x0));
+    const x1 = Math.max(...right.map((f) => f.x1));
+    return x0 > edge + INDENT_EMS * size && margin - x1 <= size;
+  };
+  let { start, end } = g;
+  while (start < end && spans(start)) start++;
+  while (end > start && spans(end - 1)) end--;
+  return { ...g, start, end };
 }
 
 /**
@@ -254,14 +288,36 @@ const ROW_STRUCTURED_SHARE = 0.8;
 
 /** Share of a side's rows that must start at its common left edge (indented first lines are the others). */
 const MIN_LEFT_EDGE_SHARE = 0.5;
+/** Share of a side's rows that must start at its edge or at an indent from it (paragraph indents, list items). */
+const MIN_INDENTED_SHARE = 0.7;
 
+/**
+ * A column has a left margin: half its rows start at one x, or most of them at one x or at an
+ * indent of a few ems from it (a column of list items with hanging indents starts its rows at
+ * three x positions). A river of spaces has the words right of it start anywhere.
+ */
 function sharesLeftEdge(rows: readonly (readonly Fragment[])[]): boolean {
   const starts = rows.map((fs) => Math.min(...fs.map((f) => f.x0)));
-  const sizes = rows.flat().map((f) => f.fontSize).sort((a, b) => a - b);
-  const tolerance = 0.5 * sizes[Math.floor(sizes.length / 2)]!;
-  // The edge is where the most rows start within the tolerance of one another.
-  const best = Math.max(...starts.map((x) => starts.filter((y) => Math.abs(y - x) <= tolerance).length));
-  return best >= MIN_LEFT_EDGE_SHARE * rows.length;
+  const size = median(rows.flat().map((f) => f.fontSize));
+  const tolerance = 0.5 * size;
+  const at = (x: number) => starts.filter((y) => Math.abs(y - x) <= tolerance).length;
+  const edge = leftEdge(starts, size);
+  if (at(edge) >= MIN_LEFT_EDGE_SHARE * rows.length) return true;
+  // Rows starting at a few distinct indents from the edge (each shared by several rows).
+  const indents = new Set(starts.filter((x) => x > edge + tolerance && x <= edge + INDENT_EMS * size && at(x) >= 2).map((x) => Math.round(x / tolerance)));
+  const indented = starts.filter((x) => Math.abs(x - edge) <= tolerance || indents.has(Math.round(x / tolerance))).length;
+  return at(edge) >= 0.25 * rows.length && indented >= MIN_INDENTED_SHARE * rows.length;
+}
+
+/** Where the most of these starts lie within half an em of one another (the leftmost such place on a tie). */
+function leftEdge(starts: readonly number[], size: number): number {
+  const tolerance = 0.5 * size;
+  let best = { x: starts[0]!, n: -1 };
+  for (const x of [...starts].sort((a, b) => a - b)) {
+    const n = starts.filter((y) => Math.abs(y - x) <= tolerance).length;
+    if (n > best.n) best = { x, n };
+  }
+  return best.x;
 }
 
 /**
@@ -271,6 +327,9 @@ function sharesLeftEdge(rows: readonly (readonly Fragment[])[]): boolean {
  */
 export function readsAsText(rows: readonly (readonly Fragment[])[]): boolean {
   if (rows.length === 0) return false;
+  // Monospaced lines are a listing, a diagram or a plain-text document (an RFC): their columns
+  // of characters are alignment, never columns of prose to read one after the other.
+  if (rows.every((fs) => fs.every((f) => f.runs.every((r) => r.monospace)))) return false;
   const extents = rows.map((fs) => Math.max(...fs.map((f) => f.x1)) - Math.min(...fs.map((f) => f.x0))).sort((a, b) => a - b);
   const span = Math.max(...rows.flat().map((f) => f.x1)) - Math.min(...rows.flat().map((f) => f.x0));
   const sizes = rows.flat().map((f) => f.fontSize).sort((a, b) => a - b);

@@ -54,7 +54,7 @@ export function segmentParagraphs(
   let start = 0;
   for (let i = 1; i < lines.length; i++) {
     const item = startsWithListMarker(lines[start]!.text) ? lines[start]! : undefined;
-    const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(lines, i, lineGap, options, item);
+    const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(columnOf(lines, i, flowBreaks), lineGap, options, item);
     if (breaks) {
       paragraphs.push(makeParagraph(lines, start, i));
       start = i;
@@ -96,8 +96,23 @@ export function typicalLineGap(gaps: readonly number[]): number {
   return median(sorted.slice(0, Math.ceil(sorted.length / 2)));
 }
 
-/** `item` is the first line of the current paragraph when it opens a list item. */
-function startsParagraph(lines: readonly Line[], i: number, lineGap: number, o: ParagraphOptions, item?: Line): boolean {
+/** The lines of the column that line i stands in (between flow breaks), and i's index among them. */
+function columnOf(lines: readonly Line[], i: number, flowBreaks: ReadonlySet<number>): { lines: readonly Line[]; i: number } {
+  let from = 0;
+  let to = lines.length;
+  for (const b of flowBreaks) {
+    if (b <= i) from = Math.max(from, b);
+    else to = Math.min(to, b);
+  }
+  return { lines: lines.slice(from, to), i: i - from };
+}
+
+/**
+ * Whether line i of its column starts a paragraph; `item` is the first line of the current
+ * paragraph when it opens a list item. Only the column is looked at: the lines of the next
+ * column say nothing about where this one's margin is.
+ */
+function startsParagraph({ lines, i }: { lines: readonly Line[]; i: number }, lineGap: number, o: ParagraphOptions, item?: Line): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
   const gap = prev.y - line.y;
