@@ -72,6 +72,14 @@ describe("column layout", () => {
     expect(lines.at(-1)!.text).toBe("Author 7");
   });
 
+  it("reads a page number standing apart under the columns after them, not as the end of the left column", () => {
+    // The number stands under the gutter but reaches into the left column's width.
+    const runs = [...column("L", 5, 60, 720, 230), ...column("R", 5, 309, 720, 230), run("2", 288, 640, 10, 5)];
+    const { lines, flowBreaks } = order(runs);
+    expect(lines.map((l) => l.text.slice(0, 2))).toEqual(["L0", "L1", "L2", "L3", "L4", "R0", "R1", "R2", "R3", "R4", "2"]);
+    expect([...flowBreaks]).toEqual([5]);
+  });
+
   it("still reads a heading centred over the right column at its top as part of that column", () => {
     const runs = [...column("L", 5, 60, 720, 220), run("IV. RESULTS", 380, 724, 10, 70), ...column("R", 4, 304, 708, 220)];
     const { lines } = order(runs);

@@ -44,6 +44,20 @@ describe("paragraphs", () => {
     ]);
   });
 
+  it("does not end a paragraph inside a word broken at the line end, across a figure's gap or a column break", () => {
+    const lines = [
+      line("Two congruent triangles and two more congruent tri-", 100, 700, 400),
+      line("angles", 250, 660, 280),
+      line("The budget is a fixed part of the monthly sub-", 40, 120, 292),
+      line("scription. Most sites chose fifteen percent.", 300, 700, 552),
+    ];
+    const paragraphs = segmentParagraphs(lines, options, 0, new Set([3]));
+    expect(paragraphs.map((p) => [p.start, p.end])).toEqual([
+      [0, 2],
+      [2, 4],
+    ]);
+  });
+
   it("finds LaTeX paragraphs that have no extra gap, only a first-line indent", () => {
     const lines = [
       line("first paragraph runs across the", 100, 700, 400),

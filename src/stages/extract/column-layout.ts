@@ -44,6 +44,8 @@ export interface Fragment {
 
 interface Row {
   fragments: Fragment[];
+  /** Baseline of the line the row came from. */
+  y: number;
 }
 
 /** Rows needed on each side of a gutter. */
@@ -54,7 +56,7 @@ const MIN_TEXT_WIDTH_EMS = 10;
 const MIN_TEXT_FILL = 0.55;
 
 export function orderByColumns(lines: readonly Line[], options: ColumnOptions): ColumnOrder {
-  const rows = lines.map((line) => ({ fragments: fragmentsOf(line.runs, options.gutterRatio) }));
+  const rows = lines.map((line) => ({ fragments: fragmentsOf(line.runs, options.gutterRatio), y: line.y }));
   const state = { uncertain: false };
   const parts = orderRows(rows, options, state);
   const out: Line[] = [];
@@ -109,7 +111,7 @@ function orderRows(rows: Row[], options: ColumnOptions, state: { uncertain: bool
   const before = nonEmpty.slice(0, gutter.start);
   const section = nonEmpty.slice(gutter.start, gutter.end);
   const after = nonEmpty.slice(gutter.end);
-  const side = (keep: (f: Fragment) => boolean) => section.map((r) => ({ fragments: r.fragments.filter(keep) }));
+  const side = (keep: (f: Fragment) => boolean) => section.map((r) => ({ fragments: r.fragments.filter(keep), y: r.y }));
   const left = orderRows(side((f) => f.x1 <= gutter.x0), options, state);
   const right = orderRows(side((f) => f.x0 >= gutter.x1), options, state);
   const width = Math.max(1, ...left.map((p) => p.columns)) + Math.max(1, ...right.map((p) => p.columns));
@@ -136,7 +138,7 @@ function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boo
     let size = 0;
     for (const f of window) {
       if (reach > -Infinity && f.x0 - reach > options.gutterRatio * Math.max(size, f.fontSize)) {
-        const candidate = trimSpanningRows(rows, growGutter(rows, r, reach, f.x0, options));
+        const candidate = trimRunEnds(rows, growGutter(rows, r, reach, f.x0, options));
         const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
         if (!tried.has(key)) {
           tried.add(key);
@@ -179,34 +181,48 @@ function growGutter(rows: Row[], r: number, x0: number, x1: number, options: Col
 const INDENT_EMS = 3;
 
 /**
- * Takes off the ends of a run the rows that only span the gutter: a running header or footer
- * ("Example PDF … 2025-01-11", "Author … 7") whose right part is set against the page's right
- * margin, well right of the right column's left edge. Read inside the columns, such a row would
- * be cut in two, and neither half would be recognised as the header it is. A heading centred
- * over the right column ends short of the margin and stays.
+ * Takes off the ends of a run the rows that are not part of its columns:
+ * - a running header or footer spanning the gutter ("Example PDF … 2025-01-11", "Author … 7"),
+ *   whose right part is set against the page's right margin, well right of the right column's
+ *   left edge: read inside the columns it would be cut in two, and neither half would be
+ *   recognised as the header it is (a heading centred over the right column ends short of the
+ *   margin and stays);
+ * - a page number or a short mark standing apart above or below the columns, which would
+ *   otherwise end the left column's text in mid-sentence.
  */
-function trimSpanningRows(rows: readonly Row[], g: Gutter): Gutter {
+function trimRunEnds(rows: readonly Row[], g: Gutter): Gutter {
+  const run = rows.slice(g.start, g.end);
   const rightOf = (row: Row) => row.fragments.filter((f) => f.x0 >= g.x1);
-  const fragments = rows.slice(g.start, g.end).flatMap(rightOf);
+  const fragments = run.flatMap(rightOf);
   if (fragments.length === 0) return g;
   const size = median(fragments.map((f) => f.fontSize));
-  const edge = leftEdge(rows.slice(g.start, g.end).flatMap((row) => {
+  const edge = leftEdge(run.flatMap((row) => {
     const right = rightOf(row);
     return right.length ? [Math.min(...right.map((f) => f.x0))] : [];
   }), size);
   const margin = Math.max(...fragments.map((f) => f.x1));
-  const spans = (i: number) => {
-    const right = rightOf(rows[i]!);
+  const pitch = median(run.slice(1).map((row, i) => run[i]!.y - row.y).filter((d) => d > 0));
+  const spans = (row: Row) => {
+    const right = rightOf(row);
     if (right.length === 0) return false;
     const x0 = Math.min(...right.map((f) => f.x0));
     const x1 = Math.max(...right.map((f) => f.x1));
     return x0 > edge + INDENT_EMS * size && margin - x1 <= size;
   };
+  const standsApart = (row: Row, neighbour: Row | undefined) =>
+    neighbour !== undefined &&
+    Math.abs(row.y - neighbour.y) > APART_PITCHES * pitch &&
+    row.fragments.every((f) => f.x1 - f.x0 < MARK_EMS * f.fontSize);
   let { start, end } = g;
-  while (start < end && spans(start)) start++;
-  while (end > start && spans(end - 1)) end--;
+  while (start < end && (spans(rows[start]!) || standsApart(rows[start]!, rows[start + 1]))) start++;
+  while (end > start && (spans(rows[end - 1]!) || standsApart(rows[end - 1]!, rows[end - 2]))) end--;
   return { ...g, start, end };
 }
+
+/** A row this many times the run's usual distance between rows away from the next stands apart… */
+const APART_PITCHES = 2;
+/** …and is a mark, not a line of a column, when each of its pieces is narrower than this many ems. */
+const MARK_EMS = 3;
 
 /**
  * The strip as the row leaves it: a fragment reaching in from one side narrows it; one standing
