@@ -32,6 +32,8 @@ export type ReadingOrder = "auto" | "structure" | "geometry";
 export interface LayoutOptions extends LineGroupingOptions, ParagraphOptions, NormalizationOptions, ColumnOptions {
   mode: TextMode;
   readingOrder: ReadingOrder;
+  /** Take the printed line numbers off code listings (listing-line-numbers.ts). */
+  dropListingLineNumbers: boolean;
 }
 
 /** Lines whose paragraph is known (a tagged element, a table), or a flow that geometry splits. */
@@ -119,7 +121,7 @@ function geometricOrder(runs: readonly TextRun[], options: LayoutOptions): Pick<
   const rows = groupLines(runs, options);
   const columnOrder = orderByColumns(rows, options);
   const { flowBreaks, columns } = columnOrder;
-  const lines = stripListingLineNumbers(columnOrder.lines, options);
+  const lines = options.dropListingLineNumbers ? stripListingLineNumbers(columnOrder.lines, options) : columnOrder.lines;
   for (const line of lines) if (line.runs.every((r) => r.artifact)) line.role = "Artifact";
   const sections: Section[] = [];
   let from = 0;
