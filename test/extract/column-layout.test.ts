@@ -157,6 +157,18 @@ describe("table detection", () => {
     expect([table!.start, table!.end]).toEqual([0, 6]);
   });
 
+  it("joins a wrapped cell that goes on with a word the cell above broke, even at the rows' own pitch", () => {
+    const runs = [
+      ...cells(700, ["dn", "Linear map of remark 12"]),
+      ...cells(688, ["f*", "Map between fundamen-"]),
+      run("tal groups", 170, 676, 10, 50),
+      ...cells(664, ["A ≅ B", "A is isometric to B"]),
+      ...cells(652, ["Sn", "Sphere"]),
+    ];
+    const [table] = detectTables(groupLines(runs, options), options);
+    expect(table!.rows.map((r) => r.text)).toEqual(["dn\tLinear map of remark 12", "f*\tMap between fundamen-tal groups", "A ≅ B\tA is isometric to B", "Sn\tSphere"]);
+  });
+
   it("finds no table in prose", () => {
     expect(detectTables(groupLines(column("P", 6, 60, 700, 464), options), options)).toEqual([]);
   });

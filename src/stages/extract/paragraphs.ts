@@ -14,6 +14,7 @@
 import type { Line, Paragraph } from "../../core/records.js";
 import { median, sameFontSize } from "../../core/text-geometry.js";
 import { startsWithListMarker } from "./list-markers.js";
+import { breaksWordBefore } from "./word-breaks.js";
 
 export interface ParagraphOptions {
   /** A gap between baselines wider than this × the page's median gap starts a paragraph. */
@@ -121,7 +122,7 @@ function startsParagraph({ lines, i }: { lines: readonly Line[]; i: number }, li
   if (!sameFontSize(line.fontSize, prev.fontSize)) return true;
   // A line that ends inside a word ("Drei-" + "ecke") never ends a paragraph, whatever gap a
   // figure or a float leaves before the rest of the word.
-  if (BROKEN_WORD_END.test(prev.text) && /^\p{L}/u.test(line.text)) return false;
+  if (breaksWordBefore(prev.text, line.text)) return false;
   if (lineGap > 0 && gap / line.fontSize > o.paragraphRatio * lineGap) return true;
   if (isMonospace(line) !== isMonospace(prev)) return true;
   // Code keeps its own indentation and short lines: only gaps and font changes split it.
@@ -147,7 +148,7 @@ function continuesAcrossColumns(lines: readonly Line[], i: number, o: ParagraphO
   const prev = lines[i - 1]!;
   const line = lines[i]!;
   if (!sameFontSize(prev.fontSize, line.fontSize) || isMonospace(prev) !== isMonospace(line)) return false;
-  if (BROKEN_WORD_END.test(prev.text) && /^\p{L}/u.test(line.text)) return true;
+  if (breaksWordBefore(prev.text, line.text)) return true;
   const next = lines[i + 1];
   if (next && line.x - next.x > o.indentRatio * line.fontSize) return false;
   let right = prev.x + prev.width;
@@ -185,9 +186,6 @@ function followsShortLine(lines: readonly Line[], i: number, o: ParagraphOptions
 
 /** A line that ends within this share of the column's width from the margin is a full line. */
 const FULL_LINE_SLACK = 0.1;
-
-/** A hyphen glued to the letter before it at the end of a line: a word goes on on the next line. */
-const BROKEN_WORD_END = /\p{L}[-\u2010\u00AD]$/u;
 
 /** Punctuation that ends a sentence or a clause, with any closing quotes or brackets after it. */
 const CLAUSE_END = /[.!?:;,]["”’»)\]]*$/u;
