@@ -304,8 +304,10 @@ const ROW_STRUCTURED_SHARE = 0.8;
 
 /** Share of a side's rows that must start at its common left edge (indented first lines are the others). */
 const MIN_LEFT_EDGE_SHARE = 0.5;
-/** Share of a side's rows that must start at its edge or at an indent from it (paragraph indents, list items). */
+/** Share of a side's rows that must start at its edge or at an indent from it (paragraph indents, list items)… */
 const MIN_INDENTED_SHARE = 0.7;
+/** …with at least this share at the edge itself. */
+const MIN_MARGIN_SHARE = 0.25;
 
 /**
  * A column has a left margin: half its rows start at one x, or most of them at one x or at an
@@ -319,10 +321,9 @@ function sharesLeftEdge(rows: readonly (readonly Fragment[])[]): boolean {
   const at = (x: number) => starts.filter((y) => Math.abs(y - x) <= tolerance).length;
   const edge = leftEdge(starts, size);
   if (at(edge) >= MIN_LEFT_EDGE_SHARE * rows.length) return true;
-  // Rows starting at a few distinct indents from the edge (each shared by several rows).
-  const indents = new Set(starts.filter((x) => x > edge + tolerance && x <= edge + INDENT_EMS * size && at(x) >= 2).map((x) => Math.round(x / tolerance)));
-  const indented = starts.filter((x) => Math.abs(x - edge) <= tolerance || indents.has(Math.round(x / tolerance))).length;
-  return at(edge) >= 0.25 * rows.length && indented >= MIN_INDENTED_SHARE * rows.length;
+  // Or at an indent from it that several rows share (an indent of one row is a river's chance).
+  const indented = starts.filter((x) => Math.abs(x - edge) <= tolerance || (x > edge && x <= edge + INDENT_EMS * size && at(x) >= 2)).length;
+  return at(edge) >= MIN_MARGIN_SHARE * rows.length && indented >= MIN_INDENTED_SHARE * rows.length;
 }
 
 /** Where the most of these starts lie within half an em of one another (the leftmost such place on a tie). */
