@@ -58,6 +58,22 @@ describe("paragraphs", () => {
     ]);
   });
 
+  it("keeps a code listing one paragraph across its blank lines, and ends it at a wider gap", () => {
+    const mono = { monospace: true };
+    const lines = [
+      line("def f():", 100, 700, 148, 10, mono),
+      line("x = 1", 124, 689, 154, 10, mono),
+      line("y = 2", 124, 678, 154, 10, mono),
+      line("return x", 124, 656, 172, 10, mono),
+      line("def g():", 100, 590, 148, 10, mono),
+      line("return 2", 124, 579, 172, 10, mono),
+    ];
+    expect(segmentParagraphs(lines, options).map((p) => [p.start, p.end, p.kind])).toEqual([
+      [0, 4, "verbatim"],
+      [4, 6, "verbatim"],
+    ]);
+  });
+
   it("finds LaTeX paragraphs that have no extra gap, only a first-line indent", () => {
     const lines = [
       line("first paragraph runs across the", 100, 700, 400),

@@ -12,7 +12,7 @@
  * keep their line breaks and indentation even when the page is reflowed.
  */
 import type { Line, Paragraph } from "../../core/records.js";
-import { median, sameFontSize } from "../../core/text-geometry.js";
+import { blankCodeLines, median, sameFontSize } from "../../core/text-geometry.js";
 import { startsWithListMarker } from "./list-markers.js";
 import { breaksWordBefore } from "./word-breaks.js";
 
@@ -64,6 +64,23 @@ export function segmentParagraphs(
   paragraphs.push(makeParagraph(lines, start, lines.length));
   return paragraphs;
 }
+
+/**
+ * A gap inside a listing that is a whole number of its own pitch (the smallest step between the
+ * monospaced lines just before) is blank lines of the program, not the end of the listing.
+ */
+function blankLinesInListing(lines: readonly Line[], i: number): boolean {
+  const line = lines[i]!;
+  let pitch = Infinity;
+  for (let j = i - 1; j >= Math.max(1, i - LISTING_LOOKBACK) && isMonospace(lines[j - 1]!) && isMonospace(lines[j]!); j--) {
+    const step = lines[j - 1]!.y - lines[j]!.y;
+    if (step > 0 && sameFontSize(lines[j]!.fontSize, line.fontSize)) pitch = Math.min(pitch, step);
+  }
+  return pitch < Infinity && blankCodeLines(lines[i - 1]!.y - line.y, pitch) > 0;
+}
+
+/** Lines of a listing looked back on to find its pitch. */
+const LISTING_LOOKBACK = 8;
 
 function makeParagraph(lines: readonly Line[], start: number, end: number): Paragraph {
   const verbatim = lines.slice(start, end).every(isMonospace);
@@ -120,6 +137,7 @@ function startsParagraph({ lines, i }: { lines: readonly Line[]; i: number }, li
   // A line above the previous one: the text went back up (a new column, a float).
   if (gap <= 0) return true;
   if (!sameFontSize(line.fontSize, prev.fontSize)) return true;
+  if (isMonospace(line) && isMonospace(prev) && blankLinesInListing(lines, i)) return false;
   // A line that ends inside a word ("Drei-" + "ecke") never ends a paragraph, whatever gap a
   // figure or a float leaves before the rest of the word.
   if (breaksWordBefore(prev.text, line.text)) return false;
