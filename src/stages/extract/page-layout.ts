@@ -179,7 +179,11 @@ function structureSections(runs: readonly TextRun[], order: StructureOrder, opti
  */
 function blockLines(runs: readonly TextRun[], order: StructureOrder, options: LayoutOptions): Line[] {
   const sequences = new Map<string, TextRun[]>();
-  for (const run of runs) sequences.set(run.mcid!, [...(sequences.get(run.mcid!) ?? []), run]);
+  for (const run of runs) {
+    const sequence = sequences.get(run.mcid!);
+    if (sequence) sequence.push(run);
+    else sequences.set(run.mcid!, [run]);
+  }
   const inOrder = [...sequences].sort(([a], [b]) => order.places.get(a)!.order - order.places.get(b)!.order);
   const lines: Line[] = [];
   for (const [, sequence] of inOrder) {

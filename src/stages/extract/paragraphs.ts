@@ -53,9 +53,11 @@ export function segmentParagraphs(
   const lineGap = gaps.length >= MIN_GAPS_FOR_PAGE_MEASURE || fallbackGap <= 0 ? typicalLineGap(gaps) : fallbackGap;
   const paragraphs: Paragraph[] = [];
   let start = 0;
+  const columns = columnsOf(lines, flowBreaks);
   for (let i = 1; i < lines.length; i++) {
     const item = startsWithListMarker(lines[start]!.text) ? lines[start]! : undefined;
-    const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(columnOf(lines, i, flowBreaks), lineGap, options, item);
+    const column = columns.find((c) => i < c.from + c.lines.length)!;
+    const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(column, i - column.from, lineGap, options, item);
     if (breaks) {
       paragraphs.push(makeParagraph(lines, start, i));
       start = i;
@@ -114,15 +116,10 @@ export function typicalLineGap(gaps: readonly number[]): number {
   return median(sorted.slice(0, Math.ceil(sorted.length / 2)));
 }
 
-/** The lines of the column that line i stands in (between flow breaks), and i's index among them. */
-function columnOf(lines: readonly Line[], i: number, flowBreaks: ReadonlySet<number>): { lines: readonly Line[]; i: number } {
-  let from = 0;
-  let to = lines.length;
-  for (const b of flowBreaks) {
-    if (b <= i) from = Math.max(from, b);
-    else to = Math.min(to, b);
-  }
-  return { lines: lines.slice(from, to), i: i - from };
+/** The lines between flow breaks (one column of a section each), with where each begins. */
+function columnsOf(lines: readonly Line[], flowBreaks: ReadonlySet<number>): { from: number; lines: readonly Line[] }[] {
+  const starts = [0, ...[...flowBreaks].filter((b) => b > 0 && b < lines.length).sort((a, b) => a - b)];
+  return starts.map((from, k) => ({ from, lines: lines.slice(from, starts[k + 1] ?? lines.length) }));
 }
 
 /**
@@ -130,7 +127,8 @@ function columnOf(lines: readonly Line[], i: number, flowBreaks: ReadonlySet<num
  * paragraph when it opens a list item. Only the column is looked at: the lines of the next
  * column say nothing about where this one's margin is.
  */
-function startsParagraph({ lines, i }: { lines: readonly Line[]; i: number }, lineGap: number, o: ParagraphOptions, item?: Line): boolean {
+function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap: number, o: ParagraphOptions, item?: Line): boolean {
+  const { lines } = column;
   const prev = lines[i - 1]!;
   const line = lines[i]!;
   const gap = prev.y - line.y;
