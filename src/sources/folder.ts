@@ -1,6 +1,7 @@
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
+import { DocumentError } from "../core/document-error.js";
 import { defineSource } from "../core/plugin.js";
 import type { SourceItem } from "../core/records.js";
 import { globOptions, pathFilter, type PathFilter } from "./path-filter.js";
@@ -93,6 +94,18 @@ export function fileItem(path: string, size: number, mtimeMs: number): SourceIte
     size,
     mtimeMs,
     fingerprint: `size:${size} mtime:${Math.round(mtimeMs)}`,
-    read: async () => new Uint8Array(await readFile(path)),
+    read: async () => {
+      try {
+        return new Uint8Array(await readFile(path));
+      } catch (err) {
+        throw readError(err as NodeJS.ErrnoException);
+      }
+    },
   };
+}
+
+function readError(err: NodeJS.ErrnoException): Error {
+  if (err.code === "ENOENT") return new DocumentError("not_found", "the file was removed after it was listed", { cause: err });
+  if (err.code === "EACCES" || err.code === "EPERM") return new DocumentError("access_denied", "permission denied: this user cannot read the file", { cause: err });
+  return err;
 }
