@@ -126,9 +126,15 @@ describe("pagestream run over a bucket", () => {
     const r = await cli(["run"], dir, { S3_ENDPOINT: server.endpoint });
     expect(r).toEqual({ code: 1, stdout: "", stderr: `pagestream: bucket "no-such-bucket" does not exist at ${server.endpoint}\n` });
     expect(existsSync(join(dir, "out"))).toBe(false);
-    const v = await cli(["validate"], dir, { S3_ENDPOINT: "http://127.0.0.1:9" });
+    // A module hook that reports every import: validate checks the options without the SDK.
+    await writeFile(join(dir, "hook.mjs"), 'export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write("IMPORT " + r.url + "\\n"); return r; }\n');
+    await writeFile(join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify("file://" + join(dir, "hook.mjs"))});\n`);
+    const v = await cli(["validate"], dir, { S3_ENDPOINT: "http://127.0.0.1:9", NODE_OPTIONS: `--import ${join(dir, "register.mjs")}` });
     expect(v.code).toBe(0);
     expect(v.stdout).toBe("pipeline.yaml: ok (source s3; stages extract → flag-scans → strip-furniture → dehyphenate → chunk; sinks jsonl, sqlite)\n");
+    const imports = v.stderr.split("\n").filter((l) => l.startsWith("IMPORT "));
+    expect(imports.some((l) => l.includes("/sources/s3/source.js"))).toBe(true);
+    expect(imports.filter((l) => l.includes("@aws-sdk") || l.includes("@smithy"))).toEqual([]);
   });
 
   it("ingests every document when S3 answers 503 SlowDown a few times before each download", async () => {
