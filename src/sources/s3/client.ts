@@ -12,6 +12,10 @@ export interface BucketClient {
 }
 
 export function bucketClient(opts: S3SourceOptions): BucketClient {
+  // The SDK tells every process on Node < 22 that its releases after January 2027 will need
+  // Node 22. pagestream pins a release that runs on Node 20, so the notice would only repeat on
+  // every run; a user who sets the variable to "false" still gets it.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   const timeoutMs = Math.round(opts.timeout_seconds * 1000);
   // The SDK's own default region chain ends at the EC2 instance metadata, which only AWS has;
   // an S3-compatible store takes any region (MinIO's default is us-east-1).
