@@ -23,24 +23,10 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
+import { scriptArgs } from "./script-args.mjs";
 
 const root = resolve(import.meta.dirname, "..");
-const argv = process.argv.slice(2);
-if (argv.includes("--help") || argv.includes("-h")) {
-  const lines = readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(1);
-  console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith("//"))).map((l) => l.replace(/^\/\/ ?/, "")).join("\n"));
-  process.exit(0);
-}
-const arg = (name, fallback) => {
-  const i = argv.indexOf(name);
-  if (i < 0) return fallback;
-  const n = Number(argv[i + 1]);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`bench: ${name} needs a positive integer`);
-    process.exit(2);
-  }
-  return n;
-};
+const { int: arg } = scriptArgs(import.meta.url, "bench/s3");
 const reps = arg("--reps", 3);
 const keyCount = arg("--keys", 10000);
 const corpusDir = process.env.PAGESTREAM_BENCH_CORPUS ?? resolve(root, "../shared/corpus/perf");
