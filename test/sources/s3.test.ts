@@ -203,6 +203,18 @@ describe("s3 source: checks at create, before any document", () => {
     }
   });
 
+  it("asks for a region on AWS when none is set anywhere, before any request", async () => {
+    const empty = await mkdtemp(join(tmpdir(), "pagestream-aws-"));
+    try {
+      delete process.env.AWS_REGION;
+      delete process.env.AWS_DEFAULT_REGION;
+      Object.assign(process.env, { AWS_CONFIG_FILE: join(empty, "config"), AWS_SHARED_CREDENTIALS_FILE: join(empty, "credentials") });
+      await expect(open({ endpoint: undefined })).rejects.toThrow(`no region for bucket "${bucket}" at AWS S3: set region on the source, or AWS_REGION`);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
   it("says access is denied when the credentials may not list the bucket", async () => {
     proxy.inject({ path: /list-type=2/, times: 1, error: { status: 403, code: "AccessDenied", message: "Access Denied" } });
     await expect(open()).rejects.toThrow(
