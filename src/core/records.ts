@@ -239,6 +239,8 @@ export const ERROR_CODES = [
   "too_large",
   "timeout",
   "resource_limit",
+  "not_found",
+  "access_denied",
   "read_failed",
   "stage_failed",
 ] as const;

@@ -83,6 +83,8 @@ async function readBytes(item: SourceItem): Promise<Uint8Array> {
   try {
     bytes = await item.read();
   } catch (err) {
+    // A source that knows why (too large, gone, access denied) says so with its own code.
+    if (err instanceof DocumentError) throw err;
     throw new DocumentError("read_failed", `the file could not be read: ${describeError(err)}`, { cause: err });
   }
   if (bytes.length === 0) throw new DocumentError("empty_file", "the file is empty (0 bytes)");

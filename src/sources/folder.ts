@@ -1,17 +1,14 @@
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
-import picomatch from "picomatch";
 import { z } from "zod";
+import { DocumentError } from "../core/document-error.js";
 import { defineSource } from "../core/plugin.js";
 import type { SourceItem } from "../core/records.js";
+import { globOptions, pathFilter, type PathFilter } from "./path-filter.js";
 
 const options = z.strictObject({
   path: z.string().min(1).describe("The folder to read, relative to the pipeline file."),
-  include: z
-    .array(z.string().min(1))
-    .default(["**/*.pdf"])
-    .describe("Glob patterns (relative to `path`, case-insensitive) of the files to take."),
-  exclude: z.array(z.string().min(1)).default([]).describe("Glob patterns of files and folders to skip, even when included."),
+  ...globOptions("path"),
   follow_symlinks: z
     .boolean()
     .default(true)
@@ -25,17 +22,14 @@ export default defineSource({
   examples: [{ path: "fixtures/samples" }, { path: "/srv/intake", include: ["**/*.pdf"], exclude: ["**/drafts/**"] }],
   create(opts, context) {
     const root = resolve(context.baseDir, opts.path);
-    const include = picomatch(opts.include, { nocase: true, dot: false });
-    const exclude = opts.exclude.length ? picomatch(opts.exclude, { nocase: true, dot: true }) : () => false;
     return {
-      list: () => walk(root, { include, exclude, followSymlinks: opts.follow_symlinks }),
+      list: () => walk(root, { filter: pathFilter(opts), followSymlinks: opts.follow_symlinks }),
     };
   },
 });
 
 interface WalkOptions {
-  include: (path: string) => boolean;
-  exclude: (path: string) => boolean;
+  filter: PathFilter;
   followSymlinks: boolean;
 }
 
@@ -64,7 +58,7 @@ async function* walkFolder(root: string, dir: string, state: WalkState, options:
   for (const entry of entries) {
     const path = join(dir, entry.name);
     const rel = relative(root, path).split(sep).join("/");
-    if (options.exclude(rel) || options.exclude(rel + "/")) continue;
+    if (options.filter.excludes(rel)) continue;
     let isDir = entry.isDirectory();
     let isFile = entry.isFile();
     if (entry.isSymbolicLink()) {
@@ -82,7 +76,7 @@ async function* walkFolder(root: string, dir: string, state: WalkState, options:
       if (!real || state.visited.has(real)) continue;
       state.visited.add(real);
       yield* walkFolder(root, path, state, options);
-    } else if (isFile && options.include(rel)) {
+    } else if (isFile && options.filter.includes(rel)) {
       const info = await stat(path).catch(() => undefined);
       if (!info) continue; // removed while listing
       yield fileItem(path, info.size, info.mtimeMs);
@@ -100,6 +94,18 @@ export function fileItem(path: string, size: number, mtimeMs: number): SourceIte
     size,
     mtimeMs,
     fingerprint: `size:${size} mtime:${Math.round(mtimeMs)}`,
-    read: async () => new Uint8Array(await readFile(path)),
+    read: async () => {
+      try {
+        return new Uint8Array(await readFile(path));
+      } catch (err) {
+        throw readError(err as NodeJS.ErrnoException);
+      }
+    },
   };
+}
+
+function readError(err: NodeJS.ErrnoException): Error {
+  if (err.code === "ENOENT") return new DocumentError("not_found", "the file was removed after it was listed", { cause: err });
+  if (err.code === "EACCES" || err.code === "EPERM") return new DocumentError("access_denied", "permission denied: this user cannot read the file", { cause: err });
+  return err;
 }
