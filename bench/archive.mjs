@@ -26,21 +26,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { scriptArgs } from "./script-args.mjs";
 
 const root = resolve(import.meta.dirname, "..");
-const argv = process.argv.slice(2);
-if (argv.includes("--help") || argv.includes("-h")) {
-  const lines = readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(1);
-  console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith("//"))).map((l) => l.replace(/^\/\/ ?/, "")).join("\n"));
-  process.exit(0);
-}
-const arg = (name, fallback) => {
-  const i = argv.indexOf(name);
-  if (i < 0) return fallback;
-  const n = Number(argv[i + 1]);
-  if (!Number.isInteger(n) || n < 1) fail(`${name} needs a whole number of at least 1, got ${JSON.stringify(argv[i + 1])}`);
-  return n;
-};
+const { argv, int: arg } = scriptArgs(import.meta.url, "bench/archive");
 const CHUNKS = arg("--chunks", 100_000);
 const CHUNK_TOKENS = arg("--chunk-tokens", 256);
 const CHUNK_DOCS = arg("--chunk-docs", 300);
@@ -62,6 +51,7 @@ const { default: sqliteSink } = await dist("sinks/sqlite/sink.js");
 const { searchArchive } = await dist("sinks/sqlite/search.js");
 const { documentRows } = await dist("sinks/sqlite/document-rows.js");
 const { prepareArchive } = await dist("sinks/sqlite/archive-schema.js");
+const { emptySummary } = await dist("core/runner.js");
 const { ArchiveWriter } = await dist("sinks/sqlite/archive-writer.js");
 const { default: Database } = await import("better-sqlite3");
 const { encode } = await import("gpt-tokenizer/encoding/cl100k_base");
@@ -205,7 +195,7 @@ for (let d = 0, made = 0; made < CHUNKS; d++) {
 }
 const archiveText = archiveResults.reduce((n, r) => n + r.chunks.reduce((m, c) => m + c.text.length, 0), 0);
 const tmp = mkdtempSync(join(tmpdir(), "pagestream-bench-archive-"));
-const summary = { documents: archiveResults.length, ok: archiveResults.length, failed: 0, failedByCode: {}, pages: 0, emptyPages: 0, seconds: 0 };
+const summary = { ...emptySummary(), documents: archiveResults.length, ok: archiveResults.length, complete: true };
 
 progress("building the archive with the sqlite sink…");
 const archivePath = join(tmp, "archive.sqlite");

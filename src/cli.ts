@@ -28,7 +28,7 @@ program
   .addOption(new Option("--progress <when>", "a live progress line on stderr: auto (on a terminal, not in CI), always, or never (a log line every --progress-every documents instead)").choices(["auto", "always", "never"]).default("auto"))
   .option("--progress-every <n>", "documents between progress log lines when there is no live line", positiveInt, 100)
   .addOption(new Option("--log-level <level>", "least severe log records to print").choices(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"))
-  .addOption(new Option("--log-format <format>", "json (pino) lines, or text; auto: text on a terminal, json otherwise").choices(["auto", "json", "text"]).default("auto"))
+  .addOption(new Option("--log-format <format>", "text lines (pagestream: …), or json: one pino record per line, for log collectors").choices(["text", "json"]).default("text"))
   .action(async (pipeline: string, opts: import("./cli/run-command.js").RunFlags) => {
     const { runCommand } = await import("./cli/run-command.js");
     process.exitCode = await runCommand(pipeline, opts);

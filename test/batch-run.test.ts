@@ -206,10 +206,10 @@ describe("progress and logs", () => {
     expect(r.stderr).toMatch(/pagestream: 6 document\(s\) ingested \(\d+ pages\), 0 failed, 0 skipped unchanged, \d+ chunks, in [\d.]+ s/);
   });
 
-  it("logs JSON records (pino) off a terminal, at the level asked", async () => {
+  it("logs JSON records (pino) with --log-format json, at the level asked", async () => {
     const dir = await batch("logs", 1);
     await writeFile(join(dir, "in/broken.pdf"), "%PDF-1.7\ngarbage");
-    const r = run(dir, ["--log-level", "warn"]);
+    const r = run(dir, ["--log-level", "warn", "--log-format", "json"]);
     const records = r.stderr.trim().split("\n").map((l) => JSON.parse(l));
     expect(records.map((l) => [l.level, l.uri, l.code])).toEqual([[40, join(dir, "in/broken.pdf"), "damaged"]]);
   });

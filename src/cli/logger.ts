@@ -1,6 +1,6 @@
 /**
- * Structured logs (pino) on stderr: JSON lines for machines (off a terminal, by default), or
- * the same records as plain `pagestream: …` lines for a person at a terminal.
+ * Structured logs (pino) on stderr: plain `pagestream: …` lines by default, or the records as
+ * JSON lines for a log collector (`--log-format json`).
  */
 import { pino, type Level, type Logger } from "pino";
 import type { StatusLine } from "./status-line.js";
@@ -17,7 +17,8 @@ export function createLogger(level: LogLevel, format: LogFormat, out: StatusLine
       if (format === "json") return out.write(line);
       const record = JSON.parse(line) as { level: number; msg?: string };
       const name = LEVEL_NAMES[record.level] ?? "info";
-      out.write(`pagestream: ${name === "info" ? "" : name + ": "}${record.msg ?? ""}\n`);
+      // Warnings read like the document messages they mostly are; errors say so.
+      out.write(`pagestream: ${record.level >= 50 ? name + ": " : ""}${record.msg ?? ""}\n`);
     },
   };
   return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);

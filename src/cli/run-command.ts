@@ -23,7 +23,7 @@ export interface RunFlags {
   progress: "auto" | "always" | "never";
   progressEvery: number;
   logLevel: LogLevel;
-  logFormat: "auto" | LogFormat;
+  logFormat: LogFormat;
 }
 
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -31,7 +31,7 @@ const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 export async function runCommand(path: string, flags: RunFlags): Promise<number> {
   const terminal = process.stderr.isTTY === true && !process.env.CI;
   const status = new StatusLine(process.stderr, flags.progress === "always" || (flags.progress === "auto" && terminal));
-  const logger = createLogger(flags.logLevel, flags.logFormat === "auto" ? (process.stderr.isTTY ? "text" : "json") : flags.logFormat, status);
+  const logger = createLogger(flags.logLevel, flags.logFormat, status);
   const loaded = await loadPipelineFile(path);
   if (!loaded.ok) {
     for (const issue of loaded.issues) process.stderr.write(formatIssue({ ...issue, file: path }) + "\n");

@@ -17,9 +17,10 @@ export const STATE_FILE = "run-state.sqlite";
 
 export async function buildPipeline(config: PipelineConfig, context: RunContext): Promise<Pipeline> {
   const { settings } = config;
+  // The source first: one that cannot be reached (a missing bucket) stops the run before anything is written.
+  const source = await config.source.spec.create(config.source.options, context);
   const runFolder = resolve(config.baseDir, settings.run_folder);
   await mkdir(runFolder, { recursive: true });
-  const source = await config.source.spec.create(config.source.options, context);
   const state = await RunState.open(join(runFolder, STATE_FILE));
   const sinks: RunSink[] = [];
   try {

@@ -2,13 +2,15 @@
  * pipeline.yaml: parsed with positions kept, validated against the components' own schemas,
  * every problem reported at once as `pipeline.yaml:LINE:COL path: message`.
  *
- * Validation is pure: it loads component declarations (never pdf.js) and checks options. The
- * environment (folders, files, credentials) is touched only later, by `create`.
+ * Validation is pure: it expands `${VAR}` references (see env-references.ts), loads component
+ * declarations (never pdf.js) and checks options. The environment (folders, files, buckets,
+ * credentials) is touched only later, by `create`.
  */
 import { readFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import { z } from "zod";
+import { expandEnvReferences } from "./env-references.js";
 import type { ComponentKind } from "./plugin.js";
 import { loadSpec, type SpecOf } from "./registry.js";
 
@@ -112,7 +114,7 @@ export async function loadPipelineFile(path: string): Promise<ConfigResult> {
   return parsePipeline(text, { file: basename(path), baseDir: dirname(resolve(path)) });
 }
 
-export async function parsePipeline(text: string, where: { file: string; baseDir: string }): Promise<ConfigResult> {
+export async function parsePipeline(text: string, where: { file: string; baseDir: string; env?: NodeJS.ProcessEnv }): Promise<ConfigResult> {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const issues: ConfigIssue[] = [];
@@ -121,6 +123,8 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
     issues.push({ file: where.file, line, col, path, message });
   };
   for (const e of doc.errors) at(e.pos[0], "", e.message.split("\n")[0]!);
+  if (issues.length) return { ok: false, issues };
+  expandEnvReferences(doc, where.env ?? process.env, (offset, path, message) => at(offset, pathText(path), message));
   if (issues.length) return { ok: false, issues };
 
   const raw = doc.toJS() ?? {};

@@ -10,6 +10,7 @@
  * A soft hyphen (U+00AD) at a line end joins the word in reflow and prints as "-" in preserve.
  */
 import type { Line, Paragraph, TextMode } from "./records.js";
+import { blankCodeLines, median } from "./text-geometry.js";
 
 const SOFT_HYPHEN = "\u00AD";
 const GLUED_HYPHEN_END = /[\p{L}\p{N}][-\u2010\u2011]$/u;
@@ -36,15 +37,22 @@ function renderParagraph(lines: readonly Line[], mode: TextMode | "verbatim" | "
   return out.endsWith(SOFT_HYPHEN) ? out.slice(0, -1) + "-" : out;
 }
 
-/** Code and typewriter text: line breaks kept, indentation rebuilt from x in character cells. */
+/**
+ * Code and typewriter text: line breaks kept, indentation rebuilt from x in character cells,
+ * and the program's blank lines from gaps of whole line pitches.
+ */
 function renderVerbatim(lines: readonly Line[]): string {
   const left = Math.min(...lines.map((l) => l.x));
+  // The pitch is the smaller half's median: a listing may hold as many blank lines as lines.
+  const gaps = lines.slice(1).map((l, i) => lines[i]!.y - l.y).filter((g) => g > 0).sort((a, b) => a - b);
+  const pitch = median(gaps.slice(0, Math.ceil(gaps.length / 2)));
   return lines
-    .map((l) => {
+    .map((l, i) => {
       const first = l.runs[0];
       const cell = first && first.text.length > 0 ? first.width / first.text.length : 0;
       const indent = cell > 0 ? Math.round((l.x - left) / cell) : 0;
-      return (" ".repeat(Math.max(0, indent)) + l.text.trim()).trimEnd();
+      const blank = i > 0 ? blankCodeLines(lines[i - 1]!.y - l.y, pitch) : 0;
+      return "\n".repeat(blank) + (" ".repeat(Math.max(0, indent)) + l.text.trim()).trimEnd();
     })
     .join("\n");
 }

@@ -179,13 +179,16 @@ export interface Furniture {
 }
 
 export interface Dehyphenation {
-  /** The line's end, with its hyphen ("well-"). */
+  /** The line's end, with its hyphen ("well-"); without one when the PDF's hyphen was lost ("in" + "cluding"). */
   left: string;
   /** The next line's first word ("known"). */
   right: string;
   /** What the text now says ("well-known"). */
   result: string;
-  /** The evidence: `soft_hyphen`, `document`, `dictionary`, `case_rule`. */
+  /**
+   * The evidence: `soft_hyphen`, `document`, `dictionary`, `case_rule`, or `lost_hyphen` (a line
+   * end that only makes a word when joined, in a document whose text layer lost its hyphens).
+   */
   reason: string;
 }
 
@@ -242,6 +245,8 @@ export const ERROR_CODES = [
   "too_large",
   "timeout",
   "resource_limit",
+  "not_found",
+  "access_denied",
   "read_failed",
   "stage_failed",
 ] as const;

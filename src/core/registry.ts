@@ -14,6 +14,7 @@ type Loader<T> = () => Promise<{ default: T }>;
 export const BUILTINS = {
   source: {
     folder: () => import("../sources/folder.js"),
+    s3: () => import("../sources/s3/source.js"),
   } satisfies Record<string, Loader<SourceSpec>>,
   stage: {
     chunk: () => import("../stages/chunk/stage.js"),

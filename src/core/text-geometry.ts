@@ -17,3 +17,17 @@ export const SAME_SIZE_RATIO = 1.12;
 export function sameFontSize(a: number, b: number): boolean {
   return Math.max(a, b) <= SAME_SIZE_RATIO * Math.min(a, b);
 }
+
+/** Empty lines a code listing leaves at most inside itself: a wider gap ends the listing. */
+export const MAX_BLANK_CODE_LINES = 2;
+
+/**
+ * The empty lines of a code listing between two lines `gap` apart, where its lines are `pitch`
+ * apart: a gap of two or three pitches is one or two blank lines of the program; 0 otherwise.
+ */
+export function blankCodeLines(gap: number, pitch: number): number {
+  if (pitch <= 0) return 0;
+  const steps = gap / pitch;
+  const k = Math.round(steps);
+  return k >= 2 && k <= MAX_BLANK_CODE_LINES + 1 && Math.abs(steps - k) < 0.15 ? k - 1 : 0;
+}

@@ -1,19 +1,15 @@
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import picomatch from "picomatch";
 import { z } from "zod";
 import { DocumentError } from "../core/document-error.js";
 import { defineSource, type Source } from "../core/plugin.js";
 import type { SourceChange, SourceItem } from "../core/records.js";
+import { globOptions, pathFilter, type PathFilter } from "./path-filter.js";
 
 const options = z.strictObject({
   path: z.string().min(1).describe("The folder to read, relative to the pipeline file."),
-  include: z
-    .array(z.string().min(1))
-    .default(["**/*.pdf"])
-    .describe("Glob patterns (relative to `path`, case-insensitive) of the files to take."),
-  exclude: z.array(z.string().min(1)).default([]).describe("Glob patterns of files and folders to skip, even when included."),
+  ...globOptions("path"),
   follow_symlinks: z
     .boolean()
     .default(true)
@@ -36,9 +32,7 @@ export default defineSource({
   examples: [{ path: "fixtures/samples" }, { path: "/srv/intake", include: ["**/*.pdf"], exclude: ["**/drafts/**"], watch: true, stable_seconds: 5 }],
   create(opts, context): Source {
     const root = resolve(context.baseDir, opts.path);
-    const include = picomatch(opts.include, { nocase: true, dot: false });
-    const exclude = opts.exclude.length ? picomatch(opts.exclude, { nocase: true, dot: true }) : () => false;
-    const walkOptions = { include, exclude, followSymlinks: opts.follow_symlinks, stableMs: opts.stable_seconds * 1000 };
+    const walkOptions = { filter: pathFilter(opts), followSymlinks: opts.follow_symlinks, stableMs: opts.stable_seconds * 1000 };
     return {
       list: () => walk(root, walkOptions),
       async count(signal) {
@@ -57,8 +51,7 @@ export default defineSource({
 });
 
 interface WalkOptions {
-  include: (path: string) => boolean;
-  exclude: (path: string) => boolean;
+  filter: PathFilter;
   followSymlinks: boolean;
   /** A file is read once it has not changed for this long. */
   stableMs: number;
@@ -89,7 +82,7 @@ async function* walkFolder(root: string, dir: string, state: WalkState, options:
   for (const entry of entries) {
     const path = join(dir, entry.name);
     const rel = relative(root, path).split(sep).join("/");
-    if (options.exclude(rel) || options.exclude(rel + "/")) continue;
+    if (options.filter.excludes(rel)) continue;
     let isDir = entry.isDirectory();
     let isFile = entry.isFile();
     if (entry.isSymbolicLink()) {
@@ -107,7 +100,7 @@ async function* walkFolder(root: string, dir: string, state: WalkState, options:
       if (!real || state.visited.has(real)) continue;
       state.visited.add(real);
       yield* walkFolder(root, path, state, options);
-    } else if (isFile && options.include(rel)) {
+    } else if (isFile && options.filter.includes(rel)) {
       const info = await stat(path).catch(() => undefined);
       if (!info) continue; // removed while listing
       yield fileItem(path, info.size, info.mtimeMs, options.stableMs);
@@ -139,19 +132,31 @@ const READ_ATTEMPTS = 5;
  */
 async function readSettled(path: string, stableMs: number): Promise<Uint8Array> {
   for (let attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
-    const before = await stat(path);
+    const before = await stat(path).catch((err: NodeJS.ErrnoException) => {
+      throw readError(err);
+    });
     const age = Date.now() - before.mtimeMs;
     // A modification time in the future (another machine's clock) cannot age: the size check decides.
     if (age >= 0 && age < stableMs) {
       await sleep(Math.min(stableMs, stableMs - age));
       continue;
     }
-    const bytes = await readFile(path);
-    const after = await stat(path);
+    const bytes = await readFile(path).catch((err: NodeJS.ErrnoException) => {
+      throw readError(err);
+    });
+    const after = await stat(path).catch((err: NodeJS.ErrnoException) => {
+      throw readError(err);
+    });
     if (after.size === before.size && after.mtimeMs === before.mtimeMs && bytes.length === after.size) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
     await sleep(Math.max(stableMs, 100));
   }
   throw new DocumentError("read_failed", `the file kept changing while it was read (${READ_ATTEMPTS} attempts): is it still being written?`);
+}
+
+function readError(err: NodeJS.ErrnoException): Error {
+  if (err.code === "ENOENT") return new DocumentError("not_found", "the file was removed after it was listed", { cause: err });
+  if (err.code === "EACCES" || err.code === "EPERM") return new DocumentError("access_denied", "permission denied: this user cannot read the file", { cause: err });
+  return err;
 }
 
 /**
@@ -176,18 +181,18 @@ function watchFolder(root: string, options: WalkOptions, signal: AbortSignal): A
       ignored: (path, stats) => {
         const r = rel(path);
         if (r === "" || r.startsWith("..")) return false;
-        if (options.exclude(r) || options.exclude(r + "/")) return true;
-        return stats?.isFile() === true && !options.include(r);
+        if (options.filter.excludes(r)) return true;
+        return stats?.isFile() === true && !options.filter.includes(r);
       },
     });
     const upsert = (path: string, info?: { size: number; mtimeMs: number }) => {
-      if (!options.include(rel(path))) return;
+      if (!options.filter.takesPath(rel(path))) return;
       if (info) push({ type: "upsert", item: fileItem(path, info.size, info.mtimeMs, options.stableMs) });
     };
     w.on("add", upsert);
     w.on("change", upsert);
     w.on("unlink", (path) => {
-      if (options.include(rel(path))) push({ type: "remove", uri: path });
+      if (options.filter.takesPath(rel(path))) push({ type: "remove", uri: path });
     });
     return w;
   });

@@ -42,7 +42,7 @@ describe("pipeline.yaml validation", () => {
 
   it("names the built-ins when a type is unknown", async () => {
     const text = "source: { type: ftp }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n";
-    expect(await issuesOf(text)).toEqual(['pipeline.yaml:1:17 source.type: unknown source type "ftp"; built-in sources: folder']);
+    expect(await issuesOf(text)).toEqual(['pipeline.yaml:1:17 source.type: unknown source type "ftp"; built-in sources: folder, s3']);
   });
 
   it("requires at least one stage, and the first one to read the documents", async () => {

@@ -38,4 +38,10 @@ describe("page text", () => {
     expect(renderPageText(l, one(2), "reflow")).toBe("the connections");
     expect(renderPageText(l, one(2), "preserve")).toBe("the con-\nnections");
   });
+
+  it("keeps a listing's indentation in character cells and its blank lines from gaps of whole pitches", () => {
+    const code = (text: string, x: number, y: number): Line => ({ text, x, y, width: 6 * text.length, fontSize: 10, runs: [{ text, x, y, width: 6 * text.length, fontSize: 10, fontName: "c", monospace: true }] });
+    const l = [code("def f():", 100, 700), code("x = 1", 124, 688), code("y = 2", 124, 676), code("return x", 124, 652), code("# end", 100, 616)];
+    expect(renderPageText(l, [{ start: 0, end: 5, kind: "verbatim" }], "reflow")).toBe("def f():\n    x = 1\n    y = 2\n\n    return x\n\n\n# end");
+  });
 });

@@ -56,6 +56,73 @@ describe("column layout", () => {
     expect(order(runs).columns).toBe(1);
   });
 
+  it("keeps a running header and footer whose right part stands at the page margin whole, above and below the columns", () => {
+    const runs = [
+      run("Example PDF", 60, 760, 10, 60),
+      run("2025-01-11", 474, 760, 10, 50),
+      ...column("L", 5, 60, 720, 220),
+      ...column("R", 5, 304, 720, 220),
+      run("Author", 60, 640, 10, 35),
+      run("7", 519, 640, 10, 5),
+    ];
+    const { lines, columns } = order(runs);
+    expect(columns).toBe(2);
+    expect(lines.map((l) => l.text.slice(0, 2))).toEqual(["Ex", "L0", "L1", "L2", "L3", "L4", "R0", "R1", "R2", "R3", "R4", "Au"]);
+    expect(lines[0]!.text).toBe("Example PDF 2025-01-11");
+    expect(lines.at(-1)!.text).toBe("Author 7");
+  });
+
+  it("reads a page number standing apart under the columns after them, not as the end of the left column", () => {
+    // The number stands under the gutter but reaches into the left column's width.
+    const runs = [...column("L", 5, 60, 720, 230), ...column("R", 5, 309, 720, 230), run("2", 288, 640, 10, 5)];
+    const { lines, flowBreaks } = order(runs);
+    expect(lines.map((l) => l.text.slice(0, 2))).toEqual(["L0", "L1", "L2", "L3", "L4", "R0", "R1", "R2", "R3", "R4", "2"]);
+    expect([...flowBreaks]).toEqual([5]);
+  });
+
+  it("still reads a heading centred over the right column at its top as part of that column", () => {
+    const runs = [...column("L", 5, 60, 720, 220), run("IV. RESULTS", 380, 724, 10, 70), ...column("R", 4, 304, 708, 220)];
+    const { lines } = order(runs);
+    expect(lines.map((l) => l.text.slice(0, 2))).toEqual(["L0", "L1", "L2", "L3", "L4", "IV", "R0", "R1", "R2", "R3"]);
+  });
+
+  it("does not split a monospaced diagram into columns", () => {
+    const mono = { monospace: true };
+    const runs: TextRun[] = [];
+    for (let i = 0; i < 5; i++) {
+      runs.push(run(`C->A : step ${i} of the transfer`, 124, 700 - 12 * i, 10, 150, mono), run(`C->B : step ${i} of the transfer`, 326, 700 - 12 * i, 10, 150, mono));
+    }
+    const { lines, columns } = order(runs);
+    expect(columns).toBe(1);
+    expect(lines.map((l) => l.text.slice(0, 13))).toEqual(Array.from({ length: 5 }, (_, i) => `C->A : step ${i}`));
+  });
+
+  it("reads a column of list items with hanging indents as one column, not as two sections", () => {
+    // The right column: prose at its margin (304), items numbered at 313 whose wrapped lines
+    // hang at 326, prose at the margin again; the left column is prose.
+    const right: TextRun[] = [];
+    let y = 720;
+    const add = (text: string, x: number) => {
+      right.push(run(text, x, y, 10, 524 - x));
+      y -= 12;
+    };
+    // No one x holds half the rows: 10 start at the margin, 3 at the numbers, 9 under them.
+    for (let i = 0; i < 5; i++) add(`R${i} prose at the margin of the right column`, 304);
+    for (let item = 1; item <= 3; item++) {
+      add(`${item}) Item ${item} opens here and runs on`, 313);
+      for (let k = 0; k < 3; k++) add(`H${item}${k} continues under the item text`, 326);
+    }
+    for (let i = 5; i < 10; i++) add(`R${i} prose at the margin of the right column`, 304);
+    const left = column("L", 22, 60, 720, 220);
+    const { lines, columns } = order([...left, ...right]);
+    expect(columns).toBe(2);
+    expect(lines.map((l) => l.text.split(" ")[0])).toEqual([
+      ...Array.from({ length: 22 }, (_, i) => `L${i}`),
+      ...["R0", "R1", "R2", "R3", "R4", "1)", "H10", "H11", "H12", "2)", "H20", "H21", "H22", "3)", "H30", "H31", "H32"],
+      ...["R5", "R6", "R7", "R8", "R9"],
+    ]);
+  });
+
   it("says the layout is uncertain when text stands on both sides of a strip but only one side reads as prose", () => {
     const runs: TextRun[] = [];
     for (let i = 0; i < 6; i++) {
@@ -88,6 +155,18 @@ describe("table detection", () => {
       "Gasket\tNordia\t20\t0.80",
     ]);
     expect([table!.start, table!.end]).toEqual([0, 6]);
+  });
+
+  it("joins a wrapped cell that goes on with a word the cell above broke, even at the rows' own pitch", () => {
+    const runs = [
+      ...cells(700, ["dn", "Linear map of remark 12"]),
+      ...cells(688, ["f*", "Map between fundamen-"]),
+      run("tal groups", 170, 676, 10, 50),
+      ...cells(664, ["A ≅ B", "A is isometric to B"]),
+      ...cells(652, ["Sn", "Sphere"]),
+    ];
+    const [table] = detectTables(groupLines(runs, options), options);
+    expect(table!.rows.map((r) => r.text)).toEqual(["dn\tLinear map of remark 12", "f*\tMap between fundamen-tal groups", "A ≅ B\tA is isometric to B", "Sn\tSphere"]);
   });
 
   it("finds no table in prose", () => {

@@ -16,6 +16,16 @@ describe("line grouping", () => {
     expect(lines[0]!.fontSize).toBe(10);
   });
 
+  it("keeps a raised letter with the word it touches, not with the other column's line it reached first", () => {
+    // "L^AT_EX" in the left column: the small A stands 1.2 pt above its line, and a line of the
+    // right column stands 4 pt above it.
+    const lines = groupLines(
+      [run("with L", 49, 656.9, 8, 177), run("A", 223, 658.1, 6, 4.3), run("TEX is easy", 226.2, 656.9, 8, 74), run("data from the original", 333.8, 662.2, 9, 229)],
+      options,
+    );
+    expect(lines.map((l) => l.text)).toEqual(["data from the original", "with LATEX is easy"]);
+  });
+
   it("keeps 9 pt lines set close together apart (tolerance follows the font size)", () => {
     const lines = groupLines([run("first footnote line", 100, 100, 9), run("second footnote line", 100, 94.5, 9)], options);
     expect(lines).toHaveLength(2);

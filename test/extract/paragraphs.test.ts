@@ -28,6 +28,52 @@ describe("paragraphs", () => {
     expect(reflow(lines)).toBe("The committee met on Tuesday and agreed the budget for next year.\n\nMembers then discussed the plan for the new library building.");
   });
 
+  it("measures a short line against its own column, not against a wider line at the top of the next", () => {
+    const lines = [
+      line("The name comes from the movie and one", 40, 160, 292),
+      line("reason it might be chosen is the layers.", 40, 148, 292),
+      line("As the technique was published by the", 40, 136, 292),
+      line("engineers, it is called DeepDream.", 40, 124, 200),
+      // The next column starts with a caption reaching further right.
+      line("Fig. 2: A caption set in the right column", 300, 600, 560),
+    ];
+    const paragraphs = segmentParagraphs(lines, options, 0, new Set([4]));
+    expect(paragraphs.map((p) => [p.start, p.end])).toEqual([
+      [0, 4],
+      [4, 5],
+    ]);
+  });
+
+  it("does not end a paragraph inside a word broken at the line end, across a figure's gap or a column break", () => {
+    const lines = [
+      line("Two congruent triangles and two more congruent tri-", 100, 700, 400),
+      line("angles", 250, 660, 280),
+      line("The budget is a fixed part of the monthly sub-", 40, 120, 292),
+      line("scription. Most sites chose fifteen percent.", 300, 700, 552),
+    ];
+    const paragraphs = segmentParagraphs(lines, options, 0, new Set([3]));
+    expect(paragraphs.map((p) => [p.start, p.end])).toEqual([
+      [0, 2],
+      [2, 4],
+    ]);
+  });
+
+  it("keeps a code listing one paragraph across its blank lines, and ends it at a wider gap", () => {
+    const mono = { monospace: true };
+    const lines = [
+      line("def f():", 100, 700, 148, 10, mono),
+      line("x = 1", 124, 689, 154, 10, mono),
+      line("y = 2", 124, 678, 154, 10, mono),
+      line("return x", 124, 656, 172, 10, mono),
+      line("def g():", 100, 590, 148, 10, mono),
+      line("return 2", 124, 579, 172, 10, mono),
+    ];
+    expect(segmentParagraphs(lines, options).map((p) => [p.start, p.end, p.kind])).toEqual([
+      [0, 4, "verbatim"],
+      [4, 6, "verbatim"],
+    ]);
+  });
+
   it("finds LaTeX paragraphs that have no extra gap, only a first-line indent", () => {
     const lines = [
       line("first paragraph runs across the", 100, 700, 400),

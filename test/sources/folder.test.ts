@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SourceItem } from "../../src/core/records.js";
+import { processDocument } from "../../src/core/process-document.js";
 import folder from "../../src/sources/folder.js";
 
 let root: string;
@@ -66,6 +67,18 @@ describe("folder source", () => {
       expect(item.mtimeMs).toBeGreaterThan(0);
       expect(Buffer.from(await item.read()).toString()).toBe("%PDF-1.7 body");
     }
+  });
+
+  it("reports a file removed after it was listed as not_found, with its own sentence", async () => {
+    await touch("gone.pdf", "%PDF-1.7 body");
+    const source = await folder.create(folder.options.parse({ path: root }), { baseDir: root, warn: () => {} });
+    const items: SourceItem[] = [];
+    for await (const item of source.list()) items.push(item);
+    await rm(join(root, "gone.pdf"));
+    const results = await Promise.all(items.map((item) => processDocument(item, [])));
+    expect(results.map((r) => r.status === "failed" && r.error)).toEqual([
+      { type: "error", uri: join(root, "gone.pdf"), code: "not_found", message: "the file was removed after it was listed" },
+    ]);
   });
 
   it("says clearly when the folder does not exist", async () => {

@@ -49,6 +49,13 @@ describe("hyphen decisions (DOMAIN §4)", () => {
     expect(join("con", "nections", words)).toBe("connections");
   });
 
+  it("joins words broken in text set in capitals when the word list has them (EX- + PRESSED)", () => {
+    const words = evidenceFrom([], englishWordList());
+    expect(join("EX", "PRESSED", words)).toBe("EXPRESSED");
+    expect(join("INCI", "DENTAL", words)).toBe("INCIDENTAL");
+    expect(join("Osei", "Mensah", words)).toBe("Osei-Mensah");
+  });
+
   it("always joins at a soft hyphen", () => {
     expect(decideHyphen("infor", "mation", true, noEvidence)).toEqual({ join: true, reason: "soft_hyphen" });
   });
@@ -101,6 +108,41 @@ describe("rejoining broken words", () => {
     const counts = new WordCounts();
     counts.addText("el informe previo");
     expect(joinBrokenWords([p], evidenceFrom([counts]), { acrossPages: true })[0]!.text).toBe("con carácter previo al inicio de la actividad.");
+  });
+});
+
+describe("hyphens the text layer lost", () => {
+  // LaTeX's tagging maps the break hyphen to U+00AD, which pdf.js drops: only "in" + "cluding" is left.
+  const lost = () =>
+    page(1, [
+      line("structures found in a document, in", 700),
+      line("cluding titles and lists. The order is fol", 688),
+      line("low the flow of the text through the", 676),
+      line("columns of the page.", 664, 72, 120),
+    ]);
+  const english = () => evidenceFrom([new WordCounts().addPages([lost()])], englishWordList());
+
+  it("joins line ends that only make words when joined, in a document that shows it lost its hyphens", () => {
+    const [out] = joinBrokenWords([lost()], english(), { acrossPages: true });
+    expect(out!.text).toBe("structures found in a document, including titles and lists. The order is follow the flow of the text through the columns of the page.");
+    expect(out!.dehyphenated).toEqual([
+      { left: "in", right: "cluding", result: "including", reason: "lost_hyphen" },
+      { left: "fol", right: "low", result: "follow", reason: "lost_hyphen" },
+    ]);
+  });
+
+  it("joins nothing without a hyphen in a document whose hyphens survived", () => {
+    const p = page(1, [...lost().lines, line("the water meters were replaced after a dis-", 652), line("covery in the spring and the", 640), line("repair of the mains in the autumn re-", 628), line("duced the losses by a fifth.", 616, 72, 200)]);
+    const [out] = joinBrokenWords([p], evidenceFrom([new WordCounts().addPages([p])], englishWordList()), { acrossPages: true });
+    expect(out!.text).toContain("document, in cluding titles");
+    expect(out!.text).toContain("discovery in the spring");
+    expect(out!.dehyphenated!.map((d) => d.reason)).not.toContain("lost_hyphen");
+  });
+
+  it("never joins two words that stand on their own (in + to stays in to)", () => {
+    const p = page(1, [line("structures found in a document, in", 700), line("cluding the items it went in", 688), line("to the list that was fol", 676), line("low the text.", 664, 72, 120)]);
+    const [out] = joinBrokenWords([p], evidenceFrom([new WordCounts().addPages([p])], englishWordList()), { acrossPages: true });
+    expect(out!.text).toBe("structures found in a document, including the items it went in to the list that was follow the text.");
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { withLineTexts } from "../../core/page-edit.js";
 import type { Dehyphenation, PageRecord } from "../../core/records.js";
-import { decideHyphen, type WordEvidence } from "./hyphen-decision.js";
+import { decideHyphen, type HyphenDecision, type WordEvidence } from "./hyphen-decision.js";
 
 export interface BrokenWordOptions {
   /** Join a word broken over a page break (the first line of the next page). */
@@ -18,6 +18,8 @@ export interface BrokenWordOptions {
 const BROKEN_END = /([\p{L}\p{N}]+)([-\u2010\u2011\u00AD])$/u;
 /** Justified text sometimes sets the break hyphen apart ("pre -"): joined only on evidence. */
 const SPACED_END = /(\p{L}+) [-\u2010\u2011]$/u;
+/** A line that ends in a letter: a word that goes on on the next line when the hyphen was lost. */
+const BARE_END = /(\p{L}+)$/u;
 const FIRST_CHUNK = /^(\S+)/u;
 const FIRST_WORD = /^[\p{L}\p{N}]+/u;
 
@@ -43,6 +45,8 @@ export function joinBrokenWords(pages: readonly PageRecord[], evidence: WordEvid
       if (last !== undefined && first !== undefined) pairs.push([{ page: p, line: last }, { page: p + 1, line: first }]);
     }
   }
+  const edges = lineEdgeWords(pairs, texts);
+  const lostHyphens = losesHyphens(pairs, texts, evidence, edges);
   for (const [upper, lower] of pairs) {
     const above = texts[upper.page]![upper.line]!;
     const below = texts[lower.page]![lower.line]!;
@@ -51,10 +55,11 @@ export function joinBrokenWords(pages: readonly PageRecord[], evidence: WordEvid
     if (!chunk || !right) continue;
     const broken = BROKEN_END.exec(above);
     const spaced = broken ? null : SPACED_END.exec(above);
+    const bare = broken || spaced || !lostHyphens ? null : BARE_END.exec(above);
     let keptText: string;
     let left: string;
     let join: boolean;
-    let reason: Dehyphenation["reason"];
+    let reason: HyphenDecision["reason"] | "lost_hyphen";
     if (broken) {
       left = broken[1]!;
       const decision = decideHyphen(left, right, broken[2] === "\u00AD", evidence);
@@ -68,12 +73,17 @@ export function joinBrokenWords(pages: readonly PageRecord[], evidence: WordEvid
       join = true;
       reason = evidence.count(solid) > 0 ? "document" : "dictionary";
       keptText = above.slice(0, -2);
+    } else if (bare && isLostBreak(bare[1]!, right, evidence, edges)) {
+      left = bare[1]!;
+      join = true;
+      reason = "lost_hyphen";
+      keptText = above;
     } else {
       continue;
     }
     texts[upper.page]![upper.line] = keptText + chunk;
     texts[lower.page]![lower.line] = below.slice(chunk.length).trimStart();
-    joins[upper.page]!.push({ left: `${left}-`, right, result: join ? left + right : `${left}-${right}`, reason });
+    joins[upper.page]!.push({ left: bare ? left : `${left}-`, right, result: join ? left + right : `${left}-${right}`, reason });
   }
   return pages.map((page, p) => {
     const changed = new Map<number, string>();
@@ -83,6 +93,63 @@ export function joinBrokenWords(pages: readonly PageRecord[], evidence: WordEvid
     const edited = withLineTexts(page, changed);
     return joins[p]!.length ? { ...edited, dehyphenated: [...(page.dehyphenated ?? []), ...joins[p]!] } : edited;
   });
+}
+
+/**
+ * Some PDFs map the typesetter's hyphen to a soft hyphen (U+00AD; LaTeX's tagging does, as
+ * PDF/UA asks), and pdf.js drops soft hyphens from the text layer: "in" + "cluding" is all that
+ * is left. A document shows it by line ends that only make words when joined ("cluding" is no
+ * word, "including" is) outnumbering the hyphens that did survive at line ends. Then, and only
+ * then, such line ends are joined.
+ */
+function losesHyphens(pairs: readonly [Place, Place][], texts: readonly string[][], evidence: WordEvidence, edges: ReadonlyMap<string, number>): boolean {
+  let lost = 0;
+  let visible = 0;
+  for (const [upper, lower] of pairs) {
+    const above = texts[upper.page]![upper.line]!;
+    const right = firstWord(texts[lower.page]![lower.line]!);
+    if (!right) continue;
+    if (BROKEN_END.test(above)) visible++;
+    else {
+      const bare = BARE_END.exec(above);
+      if (bare && isLostBreak(bare[1]!, right, evidence, edges)) lost++;
+    }
+  }
+  return lost >= MIN_LOST_BREAKS && lost > visible;
+}
+
+/** Line ends that need a lost hyphen to make sense before a document is read as losing them. */
+const MIN_LOST_BREAKS = 2;
+
+/**
+ * `left` + `right` is a word the evidence knows and one of the halves is none. A half counts as
+ * a word when the word list has it or the text uses it away from line ends ("docu" broken twice
+ * occurs twice, both times at a line end).
+ */
+function isLostBreak(left: string, right: string, evidence: WordEvidence, edges: ReadonlyMap<string, number>): boolean {
+  if (!/^\p{Ll}/u.test(right)) return false;
+  const isWord = (word: string) => evidence.isWord?.(word) ?? false;
+  const used = (word: string) => evidence.count(word) > (edges.get(word) ?? 0);
+  const solid = (left + right).toLowerCase();
+  const half = (word: string) => isWord(word) || used(word);
+  return (isWord(solid) || evidence.count(solid) > 0) && !(half(left.toLowerCase()) && half(right.toLowerCase()));
+}
+
+/** How often each word (lower case) stands at the end of a line or the start of the next, over the pairs. */
+function lineEdgeWords(pairs: readonly [Place, Place][], texts: readonly string[][]): Map<string, number> {
+  const edges = new Map<string, number>();
+  const add = (word: string | undefined) => {
+    if (word) edges.set(word.toLowerCase(), (edges.get(word.toLowerCase()) ?? 0) + 1);
+  };
+  for (const [upper, lower] of pairs) {
+    add(BARE_END.exec(texts[upper.page]![upper.line]!)?.[1]);
+    add(firstWord(texts[lower.page]![lower.line]!));
+  }
+  return edges;
+}
+
+function firstWord(text: string): string | undefined {
+  return FIRST_WORD.exec(FIRST_CHUNK.exec(text)?.[1] ?? "")?.[0];
 }
 
 function lastTextLine(page: PageRecord): number | undefined {

@@ -9,7 +9,8 @@
  * 3. the document itself (and the documents of the run before it): the word written elsewhere
  *    as `well-known` or as `wellknown`, whichever is more frequent;
  * 4. a capital after it keeps it (Osei-Mensah, client-Side, Bundes-Verfassungsgericht): German
- *    compounds keep their capitals;
+ *    compounds keep their capitals; in text set in capitals (EX- + PRESSED) a capital says
+ *    nothing, and the word list or the base rule decides;
  * 5. a word list for the document's language: the joined word is a word → join; it is not, but
  *    both halves are → keep (`wellknown` is no word, `well` and `known` are);
  * 6. otherwise the base rule: join.
@@ -34,10 +35,15 @@ export function decideHyphen(left: string, right: string, softHyphen: boolean, e
   const asSolid = evidence.count(solid);
   const asHyphenated = evidence.count(hyphenated);
   if (asSolid !== asHyphenated) return { join: asSolid > asHyphenated, reason: "document" };
-  if (/^\p{Lu}/u.test(right)) return { join: false, reason: "case_rule" };
+  if (/^\p{Lu}/u.test(right) && !(isCapitals(left) && isCapitals(right))) return { join: false, reason: "case_rule" };
   if (evidence.isWord) {
     if (evidence.isWord(solid)) return { join: true, reason: "dictionary" };
     if (left.length > 1 && evidence.isWord(left.toLowerCase()) && evidence.isWord(right.toLowerCase())) return { join: false, reason: "dictionary" };
   }
   return { join: true, reason: "case_rule" };
+}
+
+/** A word of two or more letters, all capitals (text set in capitals, not a name). */
+function isCapitals(word: string): boolean {
+  return /^\p{Lu}{2,}$/u.test(word);
 }

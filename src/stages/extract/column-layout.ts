@@ -16,6 +16,7 @@
  * `columns: "uncertain"` instead of guessing silently.
  */
 import type { Line, TextRun } from "../../core/records.js";
+import { median } from "../../core/text-geometry.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "./list-markers.js";
 import type { SpacingOptions } from "./word-spacing.js";
@@ -43,6 +44,8 @@ export interface Fragment {
 
 interface Row {
   fragments: Fragment[];
+  /** Baseline of the line the row came from. */
+  y: number;
 }
 
 /** Rows needed on each side of a gutter. */
@@ -53,7 +56,7 @@ const MIN_TEXT_WIDTH_EMS = 10;
 const MIN_TEXT_FILL = 0.55;
 
 export function orderByColumns(lines: readonly Line[], options: ColumnOptions): ColumnOrder {
-  const rows = lines.map((line) => ({ fragments: fragmentsOf(line.runs, options.gutterRatio) }));
+  const rows = lines.map((line) => ({ fragments: fragmentsOf(line.runs, options.gutterRatio), y: line.y }));
   const state = { uncertain: false };
   const parts = orderRows(rows, options, state);
   const out: Line[] = [];
@@ -108,7 +111,7 @@ function orderRows(rows: Row[], options: ColumnOptions, state: { uncertain: bool
   const before = nonEmpty.slice(0, gutter.start);
   const section = nonEmpty.slice(gutter.start, gutter.end);
   const after = nonEmpty.slice(gutter.end);
-  const side = (keep: (f: Fragment) => boolean) => section.map((r) => ({ fragments: r.fragments.filter(keep) }));
+  const side = (keep: (f: Fragment) => boolean) => section.map((r) => ({ fragments: r.fragments.filter(keep), y: r.y }));
   const left = orderRows(side((f) => f.x1 <= gutter.x0), options, state);
   const right = orderRows(side((f) => f.x0 >= gutter.x1), options, state);
   const width = Math.max(1, ...left.map((p) => p.columns)) + Math.max(1, ...right.map((p) => p.columns));
@@ -135,7 +138,7 @@ function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boo
     let size = 0;
     for (const f of window) {
       if (reach > -Infinity && f.x0 - reach > options.gutterRatio * Math.max(size, f.fontSize)) {
-        const candidate = growGutter(rows, r, reach, f.x0, options);
+        const candidate = trimRunEnds(rows, growGutter(rows, r, reach, f.x0, options));
         const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
         if (!tried.has(key)) {
           tried.add(key);
@@ -173,6 +176,53 @@ function growGutter(rows: Row[], r: number, x0: number, x1: number, options: Col
   }
   return { ...strip, start, end };
 }
+
+/** How far right of a column's left edge (in ems) a row of that column may start: an indent, a list item's body. */
+const INDENT_EMS = 3;
+
+/**
+ * Takes off the ends of a run the rows that are not part of its columns:
+ * - a running header or footer spanning the gutter ("Example PDF … 2025-01-11", "Author … 7"),
+ *   whose right part is set against the page's right margin, well right of the right column's
+ *   left edge: read inside the columns it would be cut in two, and neither half would be
+ *   recognised as the header it is (a heading centred over the right column ends short of the
+ *   margin and stays);
+ * - a page number or a short mark standing apart above or below the columns, which would
+ *   otherwise end the left column's text in mid-sentence.
+ */
+function trimRunEnds(rows: readonly Row[], g: Gutter): Gutter {
+  const run = rows.slice(g.start, g.end);
+  const rightOf = (row: Row) => row.fragments.filter((f) => f.x0 >= g.x1);
+  const fragments = run.flatMap(rightOf);
+  if (fragments.length === 0) return g;
+  const size = median(fragments.map((f) => f.fontSize));
+  const edge = leftEdge(run.flatMap((row) => {
+    const right = rightOf(row);
+    return right.length ? [Math.min(...right.map((f) => f.x0))] : [];
+  }), size);
+  const margin = Math.max(...fragments.map((f) => f.x1));
+  const pitch = median(run.slice(1).map((row, i) => run[i]!.y - row.y).filter((d) => d > 0));
+  const spans = (row: Row) => {
+    const right = rightOf(row);
+    if (right.length === 0) return false;
+    const x0 = Math.min(...right.map((f) => f.x0));
+    const x1 = Math.max(...right.map((f) => f.x1));
+    return x0 > edge + INDENT_EMS * size && margin - x1 <= size;
+  };
+  const standsApart = (row: Row, neighbour: Row | undefined) =>
+    neighbour !== undefined &&
+    Math.abs(row.y - neighbour.y) > APART_PITCHES * pitch &&
+    row.fragments.every((f) => f.x1 - f.x0 < MARK_EMS * f.fontSize);
+  let { start, end } = g;
+  while (start < end && (spans(rows[start]!) || standsApart(rows[start]!, rows[start + 1]))) start++;
+  while (end > start && (spans(rows[end - 1]!) || standsApart(rows[end - 1]!, rows[end - 2]))) end--;
+  return { ...g, start, end };
+}
+
+/** A row this many times the run's usual distance between rows away from the next stands apart… */
+const APART_PITCHES = 2;
+/** …and is a mark, not a line of a column, when each of its pieces is narrower than this many ems. */
+const MARK_EMS = 3;
 
 /**
  * The strip as the row leaves it: a fragment reaching in from one side narrows it; one standing
@@ -254,14 +304,37 @@ const ROW_STRUCTURED_SHARE = 0.8;
 
 /** Share of a side's rows that must start at its common left edge (indented first lines are the others). */
 const MIN_LEFT_EDGE_SHARE = 0.5;
+/** Share of a side's rows that must start at its edge or at an indent from it (paragraph indents, list items)… */
+const MIN_INDENTED_SHARE = 0.7;
+/** …with at least this share at the edge itself. */
+const MIN_MARGIN_SHARE = 0.25;
 
+/**
+ * A column has a left margin: half its rows start at one x, or most of them at one x or at an
+ * indent of a few ems from it (a column of list items with hanging indents starts its rows at
+ * three x positions). A river of spaces has the words right of it start anywhere.
+ */
 function sharesLeftEdge(rows: readonly (readonly Fragment[])[]): boolean {
   const starts = rows.map((fs) => Math.min(...fs.map((f) => f.x0)));
-  const sizes = rows.flat().map((f) => f.fontSize).sort((a, b) => a - b);
-  const tolerance = 0.5 * sizes[Math.floor(sizes.length / 2)]!;
-  // The edge is where the most rows start within the tolerance of one another.
-  const best = Math.max(...starts.map((x) => starts.filter((y) => Math.abs(y - x) <= tolerance).length));
-  return best >= MIN_LEFT_EDGE_SHARE * rows.length;
+  const size = median(rows.flat().map((f) => f.fontSize));
+  const tolerance = 0.5 * size;
+  const at = (x: number) => starts.filter((y) => Math.abs(y - x) <= tolerance).length;
+  const edge = leftEdge(starts, size);
+  if (at(edge) >= MIN_LEFT_EDGE_SHARE * rows.length) return true;
+  // Or at an indent from it that several rows share (an indent of one row is a river's chance).
+  const indented = starts.filter((x) => Math.abs(x - edge) <= tolerance || (x > edge && x <= edge + INDENT_EMS * size && at(x) >= 2)).length;
+  return at(edge) >= MIN_MARGIN_SHARE * rows.length && indented >= MIN_INDENTED_SHARE * rows.length;
+}
+
+/** Where the most of these starts lie within half an em of one another (the leftmost such place on a tie). */
+function leftEdge(starts: readonly number[], size: number): number {
+  const tolerance = 0.5 * size;
+  let best = { x: starts[0]!, n: -1 };
+  for (const x of [...starts].sort((a, b) => a - b)) {
+    const n = starts.filter((y) => Math.abs(y - x) <= tolerance).length;
+    if (n > best.n) best = { x, n };
+  }
+  return best.x;
 }
 
 /**
@@ -271,6 +344,9 @@ function sharesLeftEdge(rows: readonly (readonly Fragment[])[]): boolean {
  */
 export function readsAsText(rows: readonly (readonly Fragment[])[]): boolean {
   if (rows.length === 0) return false;
+  // Monospaced lines are a listing, a diagram or a plain-text document (an RFC): their columns
+  // of characters are alignment, never columns of prose to read one after the other.
+  if (rows.every((fs) => fs.every((f) => f.runs.every((r) => r.monospace)))) return false;
   const extents = rows.map((fs) => Math.max(...fs.map((f) => f.x1)) - Math.min(...fs.map((f) => f.x0))).sort((a, b) => a - b);
   const span = Math.max(...rows.flat().map((f) => f.x1)) - Math.min(...rows.flat().map((f) => f.x0));
   const sizes = rows.flat().map((f) => f.fontSize).sort((a, b) => a - b);

@@ -44,7 +44,50 @@ export function groupLines(runs: readonly TextRun[], options: LineGroupingOption
       open.push({ runs: [run], y: level, fontSize: run.fontSize, mainChars: run.text.trim().length });
     }
   }
-  return open.map((l) => buildLine(l.runs, options));
+  reattachStrays(open, levelOf, options);
+  return open.filter((l) => l.runs.length > 0).map((l) => buildLine(l.runs, options));
+}
+
+/**
+ * A run stands apart from the rest of its line (more than this × its size from any of them)…
+ * Baselines of two columns are often close enough to be one "line" here; column detection
+ * separates them later.
+ */
+const STRAY_GAP_EMS = 1;
+
+/**
+ * …and touches a run of a neighbouring line that is also within tolerance: it belongs there.
+ * Taking lines top to bottom, a raised letter (the A of the LaTeX logo, a superscript) can be
+ * met first by the line of the other column that stands a little higher, and would be cut off
+ * its word when the columns are separated.
+ */
+function reattachStrays(open: OpenLine[], levelOf: (r: TextRun) => number, options: LineGroupingOptions): void {
+  for (let k = 0; k < open.length; k++) {
+    const line = open[k]!;
+    for (const run of [...line.runs]) {
+      if (line.runs.length > 1 && nearestGap(run, line.runs) <= STRAY_GAP_EMS * run.fontSize) continue;
+      const home = [open[k - 1], open[k + 1]].find(
+        (other) =>
+          other &&
+          other.runs.length > 0 &&
+          Math.abs(other.y - levelOf(run)) <= options.lineTolerance * Math.max(run.fontSize, other.fontSize) &&
+          nearestGap(run, other.runs) <= options.spaceRatio * run.fontSize,
+      );
+      if (!home) continue;
+      line.runs.splice(line.runs.indexOf(run), 1);
+      home.runs.push(run);
+    }
+  }
+}
+
+/** Horizontal distance from a run to the closest of the others (0 when they overlap). */
+function nearestGap(run: TextRun, others: readonly TextRun[]): number {
+  let best = Infinity;
+  for (const o of others) {
+    if (o === run) continue;
+    best = Math.min(best, Math.max(0, o.x - (run.x + run.width), run.x - (o.x + o.width)));
+  }
+  return best;
 }
 
 /** Makes a line from runs that share a baseline. */

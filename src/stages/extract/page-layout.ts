@@ -17,7 +17,8 @@
 import { renderPageText } from "../../core/page-text.js";
 import type { Line, Paragraph, ParagraphKind, TextMode, TextRun } from "../../core/records.js";
 import { orderByColumns, type ColumnOptions } from "./column-layout.js";
-import { groupLines, type LineGroupingOptions } from "./line-grouping.js";
+import { buildLine, groupLines, type LineGroupingOptions } from "./line-grouping.js";
+import { stripListingLineNumbers } from "./listing-line-numbers.js";
 import { markItems } from "./marked-content.js";
 import { lineGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
 import { readStructureOrder, type StructTreeNode, type StructureOrder } from "./structure-order.js";
@@ -31,6 +32,8 @@ export type ReadingOrder = "auto" | "structure" | "geometry";
 export interface LayoutOptions extends LineGroupingOptions, ParagraphOptions, NormalizationOptions, ColumnOptions {
   mode: TextMode;
   readingOrder: ReadingOrder;
+  /** Take the printed line numbers off code listings (listing-line-numbers.ts). */
+  dropListingLineNumbers: boolean;
 }
 
 /** Lines whose paragraph is known (a tagged element, a table), or a flow that geometry splits. */
@@ -116,7 +119,9 @@ function flow(lines: Line[], flowBreaks: ReadonlySet<number> = new Set()): Secti
 /** Geometric order: rows by baseline, columns, then tables cut out of the flow. */
 function geometricOrder(runs: readonly TextRun[], options: LayoutOptions): Pick<PageLines, "sections" | "columns"> {
   const rows = groupLines(runs, options);
-  const { lines, flowBreaks, columns } = orderByColumns(rows, options);
+  const columnOrder = orderByColumns(rows, options);
+  const { flowBreaks, columns } = columnOrder;
+  const lines = options.dropListingLineNumbers ? stripListingLineNumbers(columnOrder.lines, options) : columnOrder.lines;
   for (const line of lines) if (line.runs.every((r) => r.artifact)) line.role = "Artifact";
   const sections: Section[] = [];
   let from = 0;
@@ -153,7 +158,7 @@ function structureSections(runs: readonly TextRun[], order: StructureOrder, opti
       sections.push({ kind: "paragraph", lines: tableRows(block.runs, order, options), paragraph: "table", role: "Table" });
       continue;
     }
-    const lines = groupLines(block.runs, options);
+    const lines = blockLines(block.runs, order, options);
     for (const line of lines) line.role = block.role;
     if (PARAGRAPH_ROLES.has(block.role)) {
       const verbatim = lines.every((l) => l.runs.every((r) => r.monospace));
@@ -163,6 +168,35 @@ function structureSections(runs: readonly TextRun[], order: StructureOrder, opti
     }
   }
   return sections;
+}
+
+/**
+ * A block's lines in the tree's order: the runs of each marked-content sequence grouped into
+ * lines by geometry, the sequences one after another as the tree lists them, and a sequence that
+ * goes on on the line where the one before ended joined to that line. Geometry alone would read
+ * a paragraph that a column break splits ("The docu-" at the foot of the left column, "ment just
+ * uses…" at the top of the right one) from the top of the page down.
+ */
+function blockLines(runs: readonly TextRun[], order: StructureOrder, options: LayoutOptions): Line[] {
+  const sequences = new Map<string, TextRun[]>();
+  for (const run of runs) {
+    const sequence = sequences.get(run.mcid!);
+    if (sequence) sequence.push(run);
+    else sequences.set(run.mcid!, [run]);
+  }
+  const inOrder = [...sequences].sort(([a], [b]) => order.places.get(a)!.order - order.places.get(b)!.order);
+  const lines: Line[] = [];
+  for (const [, sequence] of inOrder) {
+    const next = groupLines(sequence, options);
+    const last = lines[lines.length - 1];
+    const first = next[0];
+    if (last && first && Math.abs(last.y - first.y) <= options.lineTolerance * Math.max(last.fontSize, first.fontSize)) {
+      lines[lines.length - 1] = buildLine([...last.runs, ...first.runs], options);
+      next.shift();
+    }
+    lines.push(...next);
+  }
+  return lines;
 }
 
 /** A tagged table: one line per TR, the TD/TH texts joined by tabs, empty cells kept empty. */

@@ -12,8 +12,9 @@
  * keep their line breaks and indentation even when the page is reflowed.
  */
 import type { Line, Paragraph } from "../../core/records.js";
-import { median, sameFontSize } from "../../core/text-geometry.js";
+import { blankCodeLines, median, sameFontSize } from "../../core/text-geometry.js";
 import { startsWithListMarker } from "./list-markers.js";
+import { breaksWordBefore } from "./word-breaks.js";
 
 export interface ParagraphOptions {
   /** A gap between baselines wider than this × the page's median gap starts a paragraph. */
@@ -52,9 +53,11 @@ export function segmentParagraphs(
   const lineGap = gaps.length >= MIN_GAPS_FOR_PAGE_MEASURE || fallbackGap <= 0 ? typicalLineGap(gaps) : fallbackGap;
   const paragraphs: Paragraph[] = [];
   let start = 0;
+  const columns = columnsOf(lines, flowBreaks);
   for (let i = 1; i < lines.length; i++) {
     const item = startsWithListMarker(lines[start]!.text) ? lines[start]! : undefined;
-    const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(lines, i, lineGap, options, item);
+    const column = columns.find((c) => i < c.from + c.lines.length)!;
+    const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(column, i - column.from, lineGap, options, item);
     if (breaks) {
       paragraphs.push(makeParagraph(lines, start, i));
       start = i;
@@ -63,6 +66,23 @@ export function segmentParagraphs(
   paragraphs.push(makeParagraph(lines, start, lines.length));
   return paragraphs;
 }
+
+/**
+ * A gap inside a listing that is a whole number of its own pitch (the smallest step between the
+ * monospaced lines just before) is blank lines of the program, not the end of the listing.
+ */
+function blankLinesInListing(lines: readonly Line[], i: number): boolean {
+  const line = lines[i]!;
+  let pitch = Infinity;
+  for (let j = i - 1; j >= Math.max(1, i - LISTING_LOOKBACK) && isMonospace(lines[j - 1]!) && isMonospace(lines[j]!); j--) {
+    const step = lines[j - 1]!.y - lines[j]!.y;
+    if (step > 0 && sameFontSize(lines[j]!.fontSize, line.fontSize)) pitch = Math.min(pitch, step);
+  }
+  return pitch < Infinity && blankCodeLines(lines[i - 1]!.y - line.y, pitch) > 0;
+}
+
+/** Lines of a listing looked back on to find its pitch. */
+const LISTING_LOOKBACK = 8;
 
 function makeParagraph(lines: readonly Line[], start: number, end: number): Paragraph {
   const verbatim = lines.slice(start, end).every(isMonospace);
@@ -96,15 +116,30 @@ export function typicalLineGap(gaps: readonly number[]): number {
   return median(sorted.slice(0, Math.ceil(sorted.length / 2)));
 }
 
-/** `item` is the first line of the current paragraph when it opens a list item. */
-function startsParagraph(lines: readonly Line[], i: number, lineGap: number, o: ParagraphOptions, item?: Line): boolean {
+/** The lines between flow breaks (one column of a section each), with where each begins. */
+function columnsOf(lines: readonly Line[], flowBreaks: ReadonlySet<number>): { from: number; lines: readonly Line[] }[] {
+  const starts = [0, ...[...flowBreaks].filter((b) => b > 0 && b < lines.length).sort((a, b) => a - b)];
+  return starts.map((from, k) => ({ from, lines: lines.slice(from, starts[k + 1] ?? lines.length) }));
+}
+
+/**
+ * Whether line i of its column starts a paragraph; `item` is the first line of the current
+ * paragraph when it opens a list item. Only the column is looked at: the lines of the next
+ * column say nothing about where this one's margin is.
+ */
+function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap: number, o: ParagraphOptions, item?: Line): boolean {
+  const { lines } = column;
   const prev = lines[i - 1]!;
   const line = lines[i]!;
   const gap = prev.y - line.y;
   // A line above the previous one: the text went back up (a new column, a float).
   if (gap <= 0) return true;
-  if (lineGap > 0 && gap / line.fontSize > o.paragraphRatio * lineGap) return true;
   if (!sameFontSize(line.fontSize, prev.fontSize)) return true;
+  if (isMonospace(line) && isMonospace(prev) && blankLinesInListing(lines, i)) return false;
+  // A line that ends inside a word ("Drei-" + "ecke") never ends a paragraph, whatever gap a
+  // figure or a float leaves before the rest of the word.
+  if (breaksWordBefore(prev.text, line.text)) return false;
+  if (lineGap > 0 && gap / line.fontSize > o.paragraphRatio * lineGap) return true;
   if (isMonospace(line) !== isMonospace(prev)) return true;
   // Code keeps its own indentation and short lines: only gaps and font changes split it.
   if (isMonospace(line)) return false;
@@ -129,6 +164,7 @@ function continuesAcrossColumns(lines: readonly Line[], i: number, o: ParagraphO
   const prev = lines[i - 1]!;
   const line = lines[i]!;
   if (!sameFontSize(prev.fontSize, line.fontSize) || isMonospace(prev) !== isMonospace(line)) return false;
+  if (breaksWordBefore(prev.text, line.text)) return true;
   const next = lines[i + 1];
   if (next && line.x - next.x > o.indentRatio * line.fontSize) return false;
   let right = prev.x + prev.width;

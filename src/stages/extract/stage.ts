@@ -57,6 +57,10 @@ const options = z.strictObject({
     .positive()
     .default(0.7)
     .describe("A gap wider than this × font size inside a line may separate columns or table cells; columns and tables are then confirmed by alignment down the page."),
+  listing_line_numbers: z
+    .enum(["drop", "keep"])
+    .default("drop")
+    .describe("The line numbers printed beside a code listing (1, 2, 3… left of monospaced code): drop leaves the code as it is; keep prints them. Numbered lines of proportional text (transcripts) are always kept."),
   expand_ligatures: z.boolean().default(true).describe("Write ligature characters (ﬁ, ﬂ, ﬀ…) as their letters."),
   remove_soft_hyphens: z
     .boolean()
@@ -99,6 +103,7 @@ export function layoutOptions(opts: ExtractOptions): LayoutOptions {
     collapseLetterSpacing: opts.collapse_letter_spacing,
     readingOrder: opts.reading_order,
     gutterRatio: opts.column_gap_ratio,
+    dropListingLineNumbers: opts.listing_line_numbers === "drop",
   };
 }
 

@@ -11,6 +11,7 @@ import { median } from "../../core/text-geometry.js";
 import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "./list-markers.js";
+import { breaksWordBefore } from "./word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 
 export interface TableOptions extends SpacingOptions {
@@ -87,10 +88,11 @@ function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf
     const cells: TextRun[][] = slots.map(() => []);
     for (const f of frags[k]!) cells[slotOf(slots, f)]!.push(...f.runs);
     const prev = rows[rows.length - 1];
-    if (frags[k]!.length === 1 && prev && prev.y - line.y < 0.9 * pitch) {
-      // A cell that wraps: its next line sits in one slot, closer under the row than rows are
-      // to each other. Further down, it is a row of its own with the other cells empty.
-      const slot = slotOf(slots, frags[k]![0]!);
+    const slot = frags[k]!.length === 1 ? slotOf(slots, frags[k]![0]!) : -1;
+    // A cell that wraps: its next line sits in one slot, closer under the row than rows are
+    // to each other, or goes on with a word the cell above broke. Further down, it is a row of
+    // its own with the other cells empty.
+    if (prev && slot >= 0 && (prev.y - line.y < 0.9 * pitch || breaksWordBefore(cellText(prev.cells[slot]!, options), cellText(cells[slot]!, options)))) {
       prev.cells[slot]!.push(...cells[slot]!);
       prev.runs.push(...line.runs);
       continue;
@@ -115,7 +117,13 @@ function cellText(runs: TextRun[], options: SpacingOptions): string {
     if (last && Math.abs(last[0]!.y - run.y) <= 0.5 * run.fontSize) last.push(run);
     else byLine.push([run]);
   }
-  return byLine.map((l) => joinRuns(l.sort((a, b) => a.x - b.x), options).trim()).join(" ");
+  // Lines of a cell are joined by a space, but never after a hyphen that breaks a word: whether
+  // it stays is for the reader to judge, a space after it is wrong either way (DOMAIN §4).
+  let text = "";
+  for (const line of byLine.map((l) => joinRuns(l.sort((a, b) => a.x - b.x), options).trim())) {
+    text = !text ? line : breaksWordBefore(text, line) ? text + line : `${text} ${line}`;
+  }
+  return text;
 }
 
 function mergeSlots(fragments: readonly { x0: number; x1: number }[], slack: number): Slot[] {

@@ -1,0 +1,196 @@
+/**
+ * Pipelines over a bucket as a user runs them: `pagestream run` (the compiled CLI, in a child
+ * process) against s3rver on loopback, credentials from the environment as the standard chain
+ * finds them, the endpoint from an env reference in pipeline.yaml.
+ */
+import Database from "better-sqlite3";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildPipeline } from "../../src/core/build-pipeline.js";
+import { formatIssue, parsePipeline } from "../../src/core/config.js";
+import { runPipeline } from "../../src/core/runner.js";
+import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
+import { S3RVER_ENV, startS3Server, type S3Server } from "../helpers/s3-server.js";
+
+const CLI = resolve("dist/cli.js");
+const SAMPLES = ["meeting-minutes.pdf", "quarterly-report.pdf", "service-agreement.pdf"];
+let server: S3Server;
+let proxy: FaultProxy;
+let tmp: string;
+
+beforeAll(async () => {
+  server = await startS3Server(["archive", "nightly", "flaky"]);
+  proxy = await startFaultProxy(server.endpoint);
+  tmp = await mkdtemp(join(tmpdir(), "pagestream-s3-run-"));
+  const samples = await Promise.all(SAMPLES.map(async (name) => [`intake/${name}`, await readFile(`fixtures/samples/${name}`)] as [string, Uint8Array]));
+  await server.putAll("archive", [...samples, ["intake/notes.pdf", "minutes to follow\n"], ["intake/drafts/old.pdf", await readFile("fixtures/two-pages.pdf")]]);
+  await server.putAll("nightly", samples.slice(0, 2));
+  await server.putAll("flaky", samples);
+});
+afterAll(async () => {
+  await proxy?.stop();
+  await server?.stop();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** Runs the CLI without blocking this process, which hosts the fault proxy. */
+function cli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...S3RVER_ENV, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+async function pipelineDir(name: string, source: string): Promise<string> {
+  const dir = await mkdtemp(join(tmp, name + "-"));
+  await writeFile(
+    join(dir, "pipeline.yaml"),
+    [
+      "source:",
+      "  type: s3",
+      source,
+      "  endpoint: ${S3_ENDPOINT}",
+      "stages: [{ type: extract }, { type: flag-scans }, { type: strip-furniture }, { type: dehyphenate }, { type: chunk }]",
+      "sinks:",
+      "  - { type: jsonl, records: chunks, path: out/chunks.jsonl }",
+      "  - { type: sqlite, path: out/archive.sqlite }",
+      "",
+    ].join("\n"),
+  );
+  return dir;
+}
+const jsonLines = async (file: string) => (await readFile(file, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+function documentRows(dir: string) {
+  const db = new Database(join(dir, "out/archive.sqlite"), { readonly: true });
+  try {
+    return db.prepare("SELECT uri, sha256, status, error_code, chunk_count, ingested_at FROM documents ORDER BY uri").all() as {
+      uri: string;
+      sha256: string | null;
+      status: string;
+      error_code: string | null;
+      chunk_count: number;
+      ingested_at: string;
+    }[];
+  } finally {
+    db.close();
+  }
+}
+
+describe("pagestream run over a bucket", () => {
+  it("keeps s3://bucket/key as the uri in the JSONL and the archive, with an error record for an object that is not a PDF", async () => {
+    const dir = await pipelineDir("uris", '  bucket: archive\n  prefix: intake\n  exclude: ["drafts"]');
+    const r = await cli(["run"], dir, { S3_ENDPOINT: server.endpoint });
+    expect(r.stderr.split("\n")[0]).toBe("pagestream: s3://archive/intake/notes.pdf: not_pdf: not a PDF: the file does not start with a %PDF- header");
+    expect(r.stderr).toMatch(/\npagestream: 3 document\(s\) ingested \(9 pages\), 1 failed \(not_pdf 1\), 0 skipped unchanged, \d+ chunks, in [\d.]+ s \([\d.]+ pages\/s\)\n$/);
+    expect(r.code).toBe(3);
+    const documents = await jsonLines(join(dir, "out/chunks.documents.jsonl"));
+    expect(documents.map((d) => `${d.uri} ${d.status}${d.code ? " " + d.code : ""}`)).toEqual([
+      "s3://archive/intake/meeting-minutes.pdf ok",
+      "s3://archive/intake/notes.pdf failed not_pdf",
+      "s3://archive/intake/quarterly-report.pdf ok",
+      "s3://archive/intake/service-agreement.pdf ok",
+    ]);
+    const chunks = await jsonLines(join(dir, "out/chunks.jsonl"));
+    expect([...new Set(chunks.map((c) => c.metadata.source_uri))]).toEqual(documents.filter((d) => d.status === "ok").map((d) => d.uri));
+    expect(documentRows(dir).map((d) => `${d.uri} ${d.status}${d.error_code ? " " + d.error_code : ""}`)).toEqual(documents.map((d) => `${d.uri} ${d.status}${d.code ? " " + d.code : ""}`));
+    const search = await cli(["search", "harbour dues", "--db", "out/archive.sqlite", "--json", "--path", "s3://archive/intake/"], dir);
+    expect(search.code).toBe(0);
+    expect([...new Set((JSON.parse(search.stdout).hits as { uri: string }[]).map((h) => h.uri))]).toEqual(["s3://archive/intake/quarterly-report.pdf"]);
+  });
+
+  it("replaces the rows of an object changed between two runs, and leaves the unchanged one untouched", async () => {
+    const dir = await pipelineDir("changed", "  bucket: nightly\n  prefix: intake/");
+    expect((await cli(["run"], dir, { S3_ENDPOINT: server.endpoint })).code).toBe(0);
+    const [minutes, report] = documentRows(dir);
+    await server.put("nightly", "intake/quarterly-report.pdf", await readFile("fixtures/two-pages.pdf"));
+    expect((await cli(["run"], dir, { S3_ENDPOINT: server.endpoint })).code).toBe(0);
+    const [minutesAgain, reportAgain] = documentRows(dir);
+    expect(minutesAgain).toEqual(minutes);
+    expect(reportAgain!.uri).toBe("s3://nightly/intake/quarterly-report.pdf");
+    expect(reportAgain!.sha256).not.toBe(report!.sha256);
+    expect(reportAgain!.chunk_count).toBe(1);
+    expect(reportAgain!.ingested_at > report!.ingested_at).toBe(true);
+  });
+
+  it("fails before any document when the bucket does not exist, naming it and the endpoint; validate stays offline", async () => {
+    const dir = await pipelineDir("missing", "  bucket: no-such-bucket");
+    const r = await cli(["run"], dir, { S3_ENDPOINT: server.endpoint });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: `pagestream: bucket "no-such-bucket" does not exist at ${server.endpoint}\n` });
+    expect(existsSync(join(dir, "out"))).toBe(false);
+    // A module hook that reports every import: validate checks the options without the SDK.
+    await writeFile(join(dir, "hook.mjs"), 'export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write("IMPORT " + r.url + "\\n"); return r; }\n');
+    await writeFile(join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify("file://" + join(dir, "hook.mjs"))});\n`);
+    const v = await cli(["validate"], dir, { S3_ENDPOINT: "http://127.0.0.1:9", NODE_OPTIONS: `--import ${join(dir, "register.mjs")}` });
+    expect(v.code).toBe(0);
+    expect(v.stdout).toBe("pipeline.yaml: ok (source s3; stages extract → flag-scans → strip-furniture → dehyphenate → chunk; sinks jsonl, sqlite)\n");
+    const imports = v.stderr.split("\n").filter((l) => l.startsWith("IMPORT "));
+    expect(imports.some((l) => l.includes("/sources/s3/source.js"))).toBe(true);
+    expect(imports.filter((l) => l.includes("@aws-sdk") || l.includes("@smithy"))).toEqual([]);
+  });
+
+  it("ingests every document when S3 answers 503 SlowDown a few times before each download", async () => {
+    const dir = await pipelineDir("flaky", "  bucket: flaky");
+    proxy.reset();
+    for (const name of SAMPLES) {
+      proxy.inject({ path: new RegExp(`/flaky/intake/${name.replace(".", "\\.")}\\?x-id=GetObject`), times: 2, error: { status: 503, code: "SlowDown", message: "Please reduce your request rate." } });
+    }
+    const r = await cli(["run"], dir, { S3_ENDPOINT: proxy.endpoint });
+    expect(r.stderr).toMatch(/^pagestream: 3 document\(s\) ingested \(9 pages\), 0 failed, 0 skipped unchanged, \d+ chunks, in [\d.]+ s \([\d.]+ pages\/s\)\n$/);
+    expect(r.code).toBe(0);
+    const downloads = proxy.requests.filter((q) => q.path.includes("x-id=GetObject"));
+    expect(downloads.map((q) => q.status).sort()).toEqual([200, 200, 200, 503, 503, 503, 503, 503, 503]);
+    expect(documentRows(dir).map((d) => `${d.uri} ${d.status}`)).toEqual(SAMPLES.map((n) => `s3://flaky/intake/${n} ok`));
+  });
+
+  it("downloads inside the in-flight limit: never more objects at once than two per worker (one extracting, one waiting)", async () => {
+    const dir = await mkdtemp(join(tmp, "limit-"));
+    const text = `concurrency: 2\nsource: { type: s3, bucket: archive, prefix: intake, endpoint: "${proxy.endpoint}" }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: out.jsonl }]\n`;
+    const parsed = await parsePipeline(text, { file: "pipeline.yaml", baseDir: dir, env: {} });
+    if (!parsed.ok) throw new Error(parsed.issues.map(formatIssue).join("\n"));
+    const saved = { ...process.env };
+    Object.assign(process.env, S3RVER_ENV);
+    try {
+      const pipeline = await buildPipeline(parsed.config, { baseDir: dir, warn: () => {} });
+      proxy.reset();
+      // Each download waits a little, so that any the runner allowed at once overlap.
+      proxy.inject({ path: /x-id=GetObject/, times: 10, delayMs: 150 });
+      const summary = await runPipeline(pipeline);
+      await pipeline.processor.close();
+      pipeline.state.close();
+      expect([summary.documents, summary.ok]).toEqual([5, 4]);
+    } finally {
+      process.env = saved;
+      proxy.clearFaults();
+    }
+    expect(proxy.requests.filter((q) => q.path.includes("x-id=GetObject")).length).toBe(5);
+    expect(proxy.maxOpenDownloads()).toBe(4);
+  });
+
+  it("reads the endpoint and the profile from env references, and names an unset one at its line", async () => {
+    const dir = await pipelineDir("unset", "  bucket: archive\n  profile: ${ARCHIVE_PROFILE}");
+    const r = await cli(["validate"], dir, { S3_ENDPOINT: server.endpoint });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("pipeline.yaml:4:12 source.profile: environment variable ARCHIVE_PROFILE is not set (write ${ARCHIVE_PROFILE:-fallback} for a default)\n");
+  });
+});
+
+describe("the README's S3 pipelines", () => {
+  it("validate as they are written", async () => {
+    const readme = await readFile("README.md", "utf8");
+    const sources = [...readme.matchAll(/```yaml\n([^`]*?type: s3\n[^`]*?)```/g)].map((m) => m[1]!);
+    expect(sources.length).toBe(2);
+    for (const source of sources) {
+      const r = await parsePipeline(`${source}stages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n`, { file: "README.md", baseDir: tmp, env: { MINIO_PROFILE: "minio" } });
+      expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([]);
+    }
+  });
+});
