@@ -121,6 +121,16 @@ describe("pagestream run over a bucket", () => {
     expect(reportAgain!.ingested_at > report!.ingested_at).toBe(true);
   });
 
+  it("does not download an object whose ETag is unchanged since the last run", async () => {
+    const dir = await pipelineDir("etag", "  bucket: nightly\n  prefix: intake/");
+    expect((await cli(["run"], dir, { S3_ENDPOINT: proxy.endpoint })).code).toBe(0);
+    proxy.reset();
+    const again = await cli(["run"], dir, { S3_ENDPOINT: proxy.endpoint });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/0 document\(s\) ingested \(0 pages\), 0 failed, 2 skipped unchanged/);
+    expect(proxy.requests.filter((q) => q.path.includes("x-id=GetObject"))).toEqual([]);
+  });
+
   it("fails before any document when the bucket does not exist, naming it and the endpoint; validate stays offline", async () => {
     const dir = await pipelineDir("missing", "  bucket: no-such-bucket");
     const r = await cli(["run"], dir, { S3_ENDPOINT: server.endpoint });
