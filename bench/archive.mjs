@@ -51,6 +51,7 @@ const { default: sqliteSink } = await dist("sinks/sqlite/sink.js");
 const { searchArchive } = await dist("sinks/sqlite/search.js");
 const { documentRows } = await dist("sinks/sqlite/document-rows.js");
 const { prepareArchive } = await dist("sinks/sqlite/archive-schema.js");
+const { emptySummary } = await dist("core/runner.js");
 const { ArchiveWriter } = await dist("sinks/sqlite/archive-writer.js");
 const { default: Database } = await import("better-sqlite3");
 const { encode } = await import("gpt-tokenizer/encoding/cl100k_base");
@@ -194,7 +195,7 @@ for (let d = 0, made = 0; made < CHUNKS; d++) {
 }
 const archiveText = archiveResults.reduce((n, r) => n + r.chunks.reduce((m, c) => m + c.text.length, 0), 0);
 const tmp = mkdtempSync(join(tmpdir(), "pagestream-bench-archive-"));
-const summary = { documents: archiveResults.length, ok: archiveResults.length, failed: 0, failedByCode: {}, pages: 0, emptyPages: 0, seconds: 0 };
+const summary = { ...emptySummary(), documents: archiveResults.length, ok: archiveResults.length, complete: true };
 
 progress("building the archive with the sqlite sink…");
 const archivePath = join(tmp, "archive.sqlite");

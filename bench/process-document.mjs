@@ -2,39 +2,46 @@
 // Diagnostic child for bench/run.mjs: pagestream's extract stage through the per-document API
 // (`processDocument`), one file after another, with no source walk, no sink and no CLI.
 // Compared with the raw pdf.js row it isolates the extract stage's own cost (layout, paragraphs,
-// records); compared with the CLI rows it shows what the runner, the JSONL sink and the CLI add.
+// records); compared with the CLI rows it shows what the workers, the runner, the sinks and the CLI add.
 //
-//   node bench/process-document.mjs FILE...
+//   node bench/process-document.mjs [--clone] FILE...
 // Prints `pages N chars N seconds S pages_per_s P` like the reference raw-pdfjs.mjs script;
 // the clock starts before the stage is built, so it includes the (lazy) pdf.js import, like the CLI.
+// --clone also sends each result through v8.serialize / v8.deserialize (the structured clone
+// `serialization: "advanced"` uses to bring a result back from its extraction worker), timed on
+// its own: it adds `ipc_seconds I ipc_mib M` (the clones' time and serialized size).
 import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { deserialize, serialize } from "node:v8";
 
 // bench/run.mjs points PAGESTREAM_BENCH_DIST at its snapshot of dist/; run by hand, it uses dist/.
 const distDir = process.env.PAGESTREAM_BENCH_DIST ?? resolve(import.meta.dirname, "..", "dist");
 const dist = (p) => import(pathToFileURL(resolve(distDir, p)).href);
-const { processDocument } = await dist("core/runner.js");
-const { parsePipeline } = await dist("core/config.js");
-const { buildPipeline } = await dist("core/build-pipeline.js");
+const { processDocument } = await dist("core/process-document.js");
+const { loadSpec } = await dist("core/registry.js");
+
+const args = process.argv.slice(2);
+const clone = args[0] === "--clone";
+const files = clone ? args.slice(1) : args;
 
 const t0 = process.hrtime.bigint();
-// The same extract stage the CLI rows run (default options); the source and sink are only
-// there because a pipeline needs them: neither is used (the sink's temp file is aborted).
-const text = `source: {type: folder, path: .}\nstages: [{type: extract}]\nsinks: [{type: jsonl, path: ${JSON.stringify(resolve(process.env.PAGESTREAM_BENCH_TMP ?? "/tmp", "unused.jsonl"))}}]\n`;
-const parsed = await parsePipeline(text, { file: "bench.yaml", baseDir: process.cwd() });
-if (!parsed.ok) {
-  for (const i of parsed.issues) console.error(`${i.file}:${i.line}:${i.col} ${i.path}: ${i.message}`);
-  process.exit(2);
-}
-const pipeline = await buildPipeline(parsed.config, { baseDir: process.cwd(), warn: (m) => console.error(m) });
-await Promise.all(pipeline.sinks.map((s) => s.abort()));
+// The same extract stage the CLI rows run (default options), built as a worker builds it.
+const spec = await loadSpec("stage", "extract", process.cwd());
+const stages = [await spec.create(spec.options.parse({}), { baseDir: process.cwd(), warn: (m) => console.error(m) })];
 
-let pages = 0, chars = 0, failed = 0;
-for (const file of process.argv.slice(2)) {
+let pages = 0, chars = 0, failed = 0, ipcNs = 0n, ipcBytes = 0;
+for (const file of files) {
   const info = await stat(file);
-  const item = { uri: file, size: info.size, mtimeMs: info.mtimeMs, read: async () => new Uint8Array(await readFile(file)) };
-  const result = await processDocument(item, pipeline.stages);
+  const item = { uri: file, size: info.size, mtimeMs: info.mtimeMs, fingerprint: "", read: async () => new Uint8Array(await readFile(file)) };
+  let result = await processDocument(item, stages);
+  if (clone) {
+    const c0 = process.hrtime.bigint();
+    const wire = serialize({ type: "result", job: 1, result });
+    result = deserialize(wire).result;
+    ipcNs += process.hrtime.bigint() - c0;
+    ipcBytes += wire.length;
+  }
   if (result.status !== "ok") {
     failed++;
     console.error(`${file}: ${result.error.code}: ${result.error.message}`);
@@ -44,5 +51,6 @@ for (const file of process.argv.slice(2)) {
   pages += result.pages.length;
 }
 const s = Number(process.hrtime.bigint() - t0) / 1e9;
-console.log(`pages ${pages} chars ${chars} seconds ${s.toFixed(2)} pages_per_s ${(pages / s).toFixed(1)}`);
+const ipc = clone ? ` ipc_seconds ${(Number(ipcNs) / 1e9).toFixed(3)} ipc_mib ${(ipcBytes / 1048576).toFixed(1)}` : "";
+console.log(`pages ${pages} chars ${chars} seconds ${s.toFixed(2)} pages_per_s ${(pages / s).toFixed(1)}${ipc}`);
 process.exitCode = failed ? 3 : 0;

@@ -4,7 +4,7 @@
  * when it runs, so `pagestream --help` never loads pdf.js.
  *
  * Exit codes: 0 all documents ok; 3 finished, with failed documents; 2 bad configuration or
- * usage; 1 fatal error.
+ * usage; 1 fatal error; 130 / 143 a run stopped by SIGINT / SIGTERM.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
 import { EXIT } from "./cli/exit-codes.js";
@@ -22,11 +22,16 @@ program
 
 program
   .command("run")
-  .description("Run a pipeline: read the source, run the stages, write the sinks.")
+  .description("Run a pipeline: read the source, run the stages, write the sinks. Skips what an earlier run did; see the run summary in the run folder.")
   .argument("[pipeline]", "pipeline file", "pipeline.yaml")
-  .action(async (pipeline: string) => {
+  .option("--watch", "keep running: ingest files as they are added, replaced or deleted (folder source), until SIGINT/SIGTERM")
+  .addOption(new Option("--progress <when>", "a live progress line on stderr: auto (on a terminal, not in CI), always, or never (a log line every --progress-every documents instead)").choices(["auto", "always", "never"]).default("auto"))
+  .option("--progress-every <n>", "documents between progress log lines when there is no live line", positiveInt, 100)
+  .addOption(new Option("--log-level <level>", "least severe log records to print").choices(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"))
+  .addOption(new Option("--log-format <format>", "text lines (pagestream: …), or json: one pino record per line, for log collectors").choices(["text", "json"]).default("text"))
+  .action(async (pipeline: string, opts: import("./cli/run-command.js").RunFlags) => {
     const { runCommand } = await import("./cli/run-command.js");
-    process.exitCode = await runCommand(pipeline);
+    process.exitCode = await runCommand(pipeline, opts);
   });
 
 program

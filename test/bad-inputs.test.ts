@@ -1,15 +1,15 @@
 /**
- * The hostile files of the shared corpus (see its EXPECTED.md), all in one run with a good
- * file: each gets the outcome EXPECTED.md allows, the good one is still ingested, the run
- * finishes. bomb-flate.pdf and pages-20000.pdf need the isolated workers of batch operations.
+ * The hostile files of the shared corpus (see its EXPECTED.md), all in one run of the CLI with
+ * a good file: each gets the outcome EXPECTED.md allows, the good one is still ingested, the
+ * run finishes, and the main process's memory stays bounded. The limits are set low so the
+ * run stays short: bomb-flate.pdf (inflates to ~1.5 GB) is stopped by the worker memory cap,
+ * pages-20000.pdf by max_pages.
  */
-import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPipeline } from "../src/core/build-pipeline.js";
-import { parsePipeline } from "../src/core/config.js";
-import { runPipeline } from "../src/core/runner.js";
 import { extractFile, okPages } from "./helpers/extract.js";
 import { sharedCorpus, skipShared } from "./helpers/shared-corpus.js";
 
@@ -29,6 +29,8 @@ const EXPECTED: Record<string, { code: string } | { text: string }> = {
   "bad-xref.pdf": { text: "Hello from a hand-made page." },
   "bad-operators.pdf": { text: "Still readable" },
   "missing-font.pdf": { text: "No font here" },
+  "bomb-flate.pdf": { code: "resource_limit" },
+  "pages-20000.pdf": { code: "too_large" },
 };
 
 interface JsonRecord {
@@ -39,31 +41,50 @@ interface JsonRecord {
   text?: string;
 }
 
+interface RunReport {
+  exit_code: number;
+  summary: { documents: number; failed: number; failedByCode: Record<string, number> };
+  peak_rss_mib: { main: number; worker: number };
+}
+
 describe.skipIf(skipShared)("bad and hostile inputs", () => {
   let dir: string;
   let records: JsonRecord[];
-  let exitSummary: Awaited<ReturnType<typeof runPipeline>>;
+  let report: RunReport;
+  let exitCode: number | null;
 
   beforeAll(async () => {
     const bad = sharedCorpus("bad");
     dir = await mkdtemp(join(tmpdir(), "pagestream-bad-"));
     await Promise.all(Object.keys(EXPECTED).map((f) => symlink(join(bad, f), join(dir, "in-" + f))));
-    const yaml = `source: { type: folder, path: ${dir} }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: ${join(dir, "out.jsonl")} }]\n`;
-    const loaded = await parsePipeline(yaml, { file: "pipeline.yaml", baseDir: dir });
-    if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
-    exitSummary = await runPipeline(await buildPipeline(loaded.config, { baseDir: dir, warn: () => {} }));
+    await writeFile(
+      join(dir, "pipeline.yaml"),
+      `concurrency: 2\nmax_worker_memory_mb: 400\nmax_pages: 2000\ntimeout_seconds: 40\n` +
+        `source: { type: folder, path: . }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: out.jsonl }]\n`,
+    );
+    const run = spawnSync(process.execPath, [resolve("dist/cli.js"), "run", join(dir, "pipeline.yaml")], { encoding: "utf8" });
+    exitCode = run.status;
     records = (await readFile(join(dir, "out.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    report = JSON.parse(await readFile(join(dir, "out/run-summary.json"), "utf8"));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it("finishes the run and counts every file", () => {
-    expect(exitSummary.documents).toBe(Object.keys(EXPECTED).length);
-    expect(exitSummary.failed).toBe(Object.values(EXPECTED).filter((e) => "code" in e).length);
+  it("finishes the run, counts every file, and exits 3 for the failures", () => {
+    expect(exitCode).toBe(3);
+    expect(report.summary.documents).toBe(Object.keys(EXPECTED).length);
+    expect(report.summary.failed).toBe(Object.values(EXPECTED).filter((e) => "code" in e).length);
+  });
+
+  it("keeps the main process's memory bounded: the bomb inflates in a worker, which is stopped at its cap", () => {
+    // Unbounded, bomb-flate.pdf takes a process to ~3 GiB; here neither the run nor a worker gets near it.
+    expect(report.peak_rss_mib.main).toBeLessThan(400);
+    expect(report.peak_rss_mib.worker).toBeLessThan(400 + 200);
   });
 
   for (const [file, expected] of Object.entries(EXPECTED)) {
     it(`${file}: ${"code" in expected ? `error record ${expected.code}, naming the file` : "text extracted"}`, () => {
       const mine = records.filter((r) => r.uri.endsWith("/in-" + file));
+      if ("code" in expected) expect(mine.find((r) => r.type === "error")?.message).toMatch(expected.code === "resource_limit" ? /max_worker_memory_mb/ : /./);
       if ("code" in expected) {
         const errors = mine.filter((r) => r.type === "error");
         expect(errors.map((r) => r.code)).toEqual([expected.code]);

@@ -24,7 +24,7 @@ describe("pagestream --help", () => {
     await writeFile(join(tmp, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify("file://" + join(tmp, "hook.mjs"))});\n`);
     const r = cli(["--help"], { nodeArgs: ["--import", join(tmp, "register.mjs")] });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/run \[pipeline\][\s\S]*extract \[options\] <pdf>[\s\S]*validate \[pipeline\]/);
+    expect(r.stdout).toMatch(/run \[options\] \[pipeline\][\s\S]*extract \[options\] <pdf>[\s\S]*validate \[pipeline\]/);
     const imports = r.stderr.split("\n").filter((l) => l.startsWith("IMPORT "));
     expect(imports.length).toBeGreaterThan(0);
     expect(imports.filter((l) => /pdfjs|zod|yaml|rxjs/.test(l))).toEqual([]);

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentResult } from "../src/core/records.js";
+import { emptySummary } from "../src/core/runner.js";
 import { cleanSnippet, markedSpans, QueryError, searchArchive } from "../src/sinks/sqlite/search.js";
 import { parseQuery, toFtsQuery, toTrigramQuery } from "../src/sinks/sqlite/fts-query.js";
 import sqlite from "../src/sinks/sqlite/sink.js";
@@ -96,7 +97,7 @@ beforeAll(async () => {
   ];
   const sink = await sqlite.create(sqlite.options.parse({ path: "archive.sqlite", trigram: true }), { baseDir: dir, warn: () => {} });
   for (const d of docs) await sink.write(d);
-  await sink.close({ documents: 3, ok: 3, failed: 0, failedByCode: {}, pages: 5, emptyPages: 0, seconds: 0 });
+  await sink.close({ ...emptySummary(), documents: 3, ok: 3, pages: 5, complete: true });
   db = new Database(join(dir, "archive.sqlite"), { readonly: true });
 });
 afterAll(async () => {
@@ -179,7 +180,7 @@ describe("searching an archive", () => {
   it("says when the archive has no trigram index for a substring search", async () => {
     const plain = join(dir, "plain.sqlite");
     const sink = await sqlite.create(sqlite.options.parse({ path: plain }), { baseDir: dir, warn: () => {} });
-    await sink.close({ documents: 0, ok: 0, failed: 0, failedByCode: {}, pages: 0, emptyPages: 0, seconds: 0 });
+    await sink.close({ ...emptySummary(), complete: true });
     const other = new Database(plain, { readonly: true });
     expect(() => searchArchive(other, "abc", { limit: 5, substring: true })).toThrow(
       "the archive has no trigram index for substring search: set `trigram: true` on its sqlite sink and run the pipeline again",

@@ -9,7 +9,7 @@ import { documentText } from "../core/page-text.js";
 import type { Stage } from "../core/plugin.js";
 import type { DocumentResult, PageRecord } from "../core/records.js";
 import { loadSpec } from "../core/registry.js";
-import { processDocument } from "../core/runner.js";
+import { processDocument } from "../core/process-document.js";
 import { fileItem } from "../sources/folder.js";
 import { EXIT } from "./exit-codes.js";
 

@@ -68,7 +68,7 @@ function table(rows: OptionRow[]): string {
 /** The README's configuration reference, in Markdown. */
 export async function configReference(): Promise<string> {
   const specs = await builtinSpecs();
-  const parts: string[] = ["### Pipeline file", "", table(optionRows(pipelineShape.pick({ concurrency: true }))), ""];
+  const parts: string[] = ["### Pipeline file", "", table(optionRows(pipelineShape.omit({ source: true, stages: true, sinks: true }))), ""];
   const titles: Record<ComponentKind, string> = { source: "Sources", stage: "Stages", sink: "Sinks" };
   for (const kind of KINDS) {
     parts.push(`### ${titles[kind]}`, "");

@@ -20,8 +20,44 @@ export const pipelineShape = z.strictObject({
     .int()
     .min(1)
     .max(256)
-    .default(2)
-    .describe("Documents processed at once. Memory grows with it: each document in flight is held in memory."),
+    .optional()
+    .describe(
+      "Documents extracted at once, each in a worker process of its own. Default: one per CPU core. Memory grows with it: each worker holds a document (up to max_worker_memory_mb).",
+    ),
+  timeout_seconds: z
+    .number()
+    .positive()
+    .default(300)
+    .describe("Longest a document may take in its worker; past it the worker is stopped and the document fails with `timeout`."),
+  max_worker_memory_mb: z
+    .int()
+    .min(64)
+    .default(1024)
+    .describe(
+      "Most resident memory (MiB) a worker may use on one document, native buffers included; past it the worker is stopped and the document fails with `resource_limit` (a decompression bomb).",
+    ),
+  max_pages: z
+    .int()
+    .min(1)
+    .default(10_000)
+    .describe("Most pages a document may have to read; a longer one fails with `too_large` before its pages are read."),
+  max_file_bytes: z
+    .int()
+    .min(1)
+    .default(256 * 1024 * 1024)
+    .describe("Largest file (bytes) to read; a larger one fails with `too_large` without being read or downloaded."),
+  shutdown_timeout_seconds: z
+    .number()
+    .min(0)
+    .default(30)
+    .describe("On SIGINT or SIGTERM, how long documents in flight may take to finish before they are abandoned (they are done again on the next run)."),
+  run_folder: z
+    .string()
+    .min(1)
+    .default("out")
+    .describe(
+      "Folder (relative to the pipeline file) for the run state (run-state.sqlite: what is done, so the next run skips it), the run summary (run-summary.json) and the failed documents (failed.jsonl).",
+    ),
   source: z.looseObject({ type: z.string().min(1) }).describe("Where the documents come from."),
   stages: z
     .array(z.looseObject({ type: z.string().min(1) }))
@@ -32,6 +68,9 @@ export const pipelineShape = z.strictObject({
     .min(1)
     .describe("Where the results go. Every sink receives every document."),
 });
+
+/** The run's limits and settings from the pipeline file (everything but the components). */
+export type RunSettings = Omit<z.output<typeof pipelineShape>, "source" | "stages" | "sinks">;
 
 export interface ConfigIssue {
   file: string;
@@ -47,6 +86,8 @@ export function formatIssue(issue: ConfigIssue): string {
 }
 
 export interface ComponentConfig<K extends ComponentKind> {
+  /** `type` as the pipeline wrote it: a built-in name or a module path (extraction workers load it again). */
+  type: string;
   spec: SpecOf<K>;
   options: Record<string, unknown>;
 }
@@ -54,7 +95,7 @@ export interface ComponentConfig<K extends ComponentKind> {
 export interface PipelineConfig {
   /** Folder relative paths resolve against. */
   baseDir: string;
-  concurrency: number;
+  settings: RunSettings;
   source: ComponentConfig<"source">;
   stages: ComponentConfig<"stage">[];
   sinks: ComponentConfig<"sink">[];
@@ -92,7 +133,7 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
     reportZodIssues(top.error.issues, [], doc, at);
     return { ok: false, issues };
   }
-  const cfg = top.data;
+  const { source: sourceConfig, stages: stageConfigs, sinks: sinkConfigs, ...settings } = top.data;
 
   const component = async <K extends ComponentKind>(kind: K, value: Record<string, unknown>, path: (string | number)[]) => {
     const { type, ...rest } = value as { type: string } & Record<string, unknown>;
@@ -108,12 +149,12 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
       reportZodIssues(parsed.error.issues, path, doc, at);
       return undefined;
     }
-    return { spec, options: parsed.data as Record<string, unknown> };
+    return { type, spec, options: parsed.data as Record<string, unknown> };
   };
 
-  const source = await component("source", cfg.source, ["source"]);
-  const stages = await Promise.all(cfg.stages.map((s, i) => component("stage", s, ["stages", i])));
-  const sinks = await Promise.all(cfg.sinks.map((s, i) => component("sink", s, ["sinks", i])));
+  const source = await component("source", sourceConfig, ["source"]);
+  const stages = await Promise.all(stageConfigs.map((s, i) => component("stage", s, ["stages", i])));
+  const sinks = await Promise.all(sinkConfigs.map((s, i) => component("sink", s, ["sinks", i])));
 
   stages.forEach((stage, i) => {
     if (!stage) return;
@@ -131,7 +172,7 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
     ok: true,
     config: {
       baseDir: where.baseDir,
-      concurrency: cfg.concurrency,
+      settings,
       source: source,
       stages: stages as ComponentConfig<"stage">[],
       sinks: sinks as ComponentConfig<"sink">[],

@@ -24,26 +24,30 @@ export async function* mapOrdered<T, R>(
     changed = new Promise<void>((r) => (notify = r));
     resolve();
   };
+  // The pull under way, if any: a source with nothing new yet (a watcher) must not hold back
+  // the results that are ready, so a pull races with the work in flight.
+  let pull: Promise<IteratorResult<T>> | undefined;
   try {
     while (true) {
-      while (!exhausted && running < concurrency && pending.length < window) {
-        const next = await iterator.next();
-        if (next.done) {
-          exhausted = true;
-          break;
-        }
-        const task = { promise: work(next.value), settled: false };
-        running++;
-        task.promise.then(onSettled(task), onSettled(task));
-        pending.push(task);
-      }
       while (pending[0]?.settled) yield await pending.shift()!.promise;
       if (exhausted && pending.length === 0) return;
-      if (!exhausted && running < concurrency && pending.length < window) continue;
+      if (!exhausted && running < concurrency && pending.length < window) pull ??= iterator.next();
       // State was read synchronously just above, so no settlement can slip past this wait.
-      await changed;
+      const next = await Promise.race([...(pull ? [pull] : []), changed.then(() => undefined)]);
+      if (next === undefined) continue;
+      pull = undefined;
+      if (next.done) {
+        exhausted = true;
+        continue;
+      }
+      const task = { promise: work(next.value), settled: false };
+      running++;
+      task.promise.then(onSettled(task), onSettled(task));
+      pending.push(task);
     }
   } finally {
-    await iterator.return?.();
+    // A pull still waiting would queue the return behind it: then it is not waited for.
+    if (pull) void iterator.return?.();
+    else await iterator.return?.();
   }
 }

@@ -17,6 +17,7 @@ import type {
   DocumentResult,
   DocumentWarning,
   LoadedDocument,
+  SourceChange,
   SourceItem,
 } from "./records.js";
 
@@ -28,9 +29,19 @@ export interface RunContext {
   warn(message: string): void;
 }
 
+/** Limits a stage must respect for each document (set by the run; none in `pagestream extract`). */
+export interface DocumentLimits {
+  /**
+   * Most pages to read. The first stage must fail a document that would read more with
+   * `too_large`, before reading its pages (the extract stage does).
+   */
+  readonly maxPages: number;
+}
+
 /** State of one document while it passes through the stages. */
 export interface DocumentContext {
   readonly input: LoadedDocument;
+  readonly limits: DocumentLimits;
   /** Set by the first stage once the document is open. */
   document?: DocumentInfo;
   /** Warnings about this document; they reach the sinks with the result. */
@@ -40,9 +51,22 @@ export interface DocumentContext {
 export interface Source {
   /**
    * The documents to process, lazily: the runner pulls the next item only when it has room
-   * for it, so a source must not list everything up front.
+   * for it, so a source must not list everything up front. A listing that ends without
+   * throwing is complete: what it did not yield is gone from the source (and pruned).
    */
   list(): AsyncIterable<SourceItem>;
+  /**
+   * How many items `list()` would yield and their bytes, for the progress display's totals
+   * and ETA. Optional; it runs beside the listing, so it must be cheap and hold nothing.
+   */
+  count?(signal: AbortSignal): Promise<{ items: number; bytes: number }>;
+  /**
+   * Watch mode, for sources that can: the changes after the listing, as they happen, until
+   * `signal` aborts. Called before `list()`, so nothing that changes during the listing is
+   * missed (a change the listing already saw is skipped as unchanged). An `upsert` must only
+   * be yielded for a file that has stopped changing.
+   */
+  watch?(signal: AbortSignal): AsyncIterable<SourceChange>;
 }
 
 export interface Stage {
@@ -55,30 +79,78 @@ export interface Stage {
   apply(records: Observable<DocRecord>, context: DocumentContext): Observable<DocRecord>;
 }
 
-/** Totals of a run, given to the sinks when it ends. */
+/** What a run did, given to the sinks when it ends and written to run-summary.json. */
 export interface RunSummary {
+  /** Items the source listed (and, in watch mode, changes it reported). */
+  listed: number;
+  /** Documents the stages processed (ingested or failed). */
   documents: number;
+  /** Processed and ingested (status ok or scan). */
   ok: number;
   failed: number;
   failedByCode: Record<string, number>;
+  /** Skipped: unchanged since a run that every sink holds, under the same config. */
+  skipped: number;
+  /** Gone from the source and pruned from the sinks that prune. */
+  removed: number;
+  /** Ingested documents that are scans (no selectable text). */
+  scanDocuments: number;
   pages: number;
   emptyPages: number;
+  chunks: number;
   seconds: number;
+  /** The listing ran to its end: what it did not list is gone from the source. */
+  complete: boolean;
+  /** A signal stopped the run before it finished. */
+  interrupted: boolean;
 }
 
+/** What a sink held for a uri before this write or removal: the run state knows it. */
+export interface PreviousDelivery {
+  /** The sha256 of the version the sink holds, when it was read. */
+  documentId?: string;
+}
+
+/** What a sink's `create` gets besides the run context. */
+export interface SinkContext extends RunContext {
+  /**
+   * What the sink's `checkpoint()` returned at the run state's last commit, or undefined when
+   * the state has none for it (a new sink, a new state). Anything written after that
+   * checkpoint was never acknowledged and must be dropped.
+   */
+  readonly checkpoint?: unknown;
+}
+
+/**
+ * A sink in an incremental, crash-safe run. The runner writes each document to the sinks that
+ * do not hold it yet, in source order; every so often it asks each sink for a durable
+ * `checkpoint()` and then records, in the run state, which documents the sinks hold and the
+ * tokens they returned. A process killed at any moment therefore restarts from the last
+ * checkpoint: the sink drops what came after it, and the runner writes those documents again.
+ */
 export interface Sink {
-  /** Receives each document once, in source order. A sink must not lose or tear a document it has accepted. */
-  write(result: DocumentResult): Promise<void>;
-  /** The run finished: make everything written visible (commit, rename). */
+  /**
+   * True when the sink opened holding exactly what `context.checkpoint` describes; false when
+   * it started empty or could not match it (a deleted or replaced file): the runner then
+   * writes every document to it again.
+   */
+  readonly resumed: boolean;
+  /** Receives one document, in source order; `previous` when the sink held an earlier version of its uri. */
+  write(result: DocumentResult, previous?: PreviousDelivery): Promise<void>;
+  /** Present on sinks that prune: the document at `uri` is gone from the source. */
+  remove?(uri: string, previous: PreviousDelivery): Promise<void>;
+  /** Makes everything written so far durable (fsync, commit) and returns a JSON token that describes it. */
+  checkpoint(): Promise<unknown>;
+  /** The run ended and its last checkpoint is recorded: release files and connections. */
   close(summary: RunSummary): Promise<void>;
-  /** The run failed: leave the previous output as it was. */
+  /** The run failed: drop what was written since the last checkpoint, and release everything. */
   abort(): Promise<void>;
 }
 
 /** What a stage consumes: the document's bytes (the first stage, which makes pages) or pages. */
 export type StageInput = "document" | "pages";
 
-interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instance> {
+interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instance, Context extends RunContext = RunContext> {
   readonly kind: Kind;
   /** The name a pipeline uses in `type:`. */
   readonly type: string;
@@ -86,11 +158,11 @@ interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instan
   readonly summary: string;
   readonly options: Options;
   readonly examples: readonly z.input<Options>[];
-  create(options: z.output<Options>, context: RunContext): Instance | Promise<Instance>;
+  create(options: z.output<Options>, context: Context): Instance | Promise<Instance>;
 }
 
 export type SourceSpec<O extends z.ZodObject = z.ZodObject> = ComponentSpec<"source", O, Source>;
-export type SinkSpec<O extends z.ZodObject = z.ZodObject> = ComponentSpec<"sink", O, Sink>;
+export type SinkSpec<O extends z.ZodObject = z.ZodObject> = ComponentSpec<"sink", O, Sink, SinkContext>;
 export interface StageSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"stage", O, Stage> {
   readonly input: StageInput;
 }

@@ -25,6 +25,12 @@ export interface SourceItem {
   read(): Promise<Uint8Array>;
 }
 
+/**
+ * What a watching source reports after its listing: a file that appeared or changed (and has
+ * stopped changing), or one that is gone.
+ */
+export type SourceChange = { type: "upsert"; item: SourceItem } | { type: "remove"; uri: string };
+
 /** One document's bytes, read and hashed, as the first stage receives it. */
 export interface LoadedDocument {
   readonly item: SourceItem;

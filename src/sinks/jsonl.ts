@@ -1,9 +1,10 @@
-import { mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
-import { defineSink } from "../core/plugin.js";
+import { defineSink, type PreviousDelivery } from "../core/plugin.js";
 import type { ChunkRecord, DocumentResult, Line, PageRecord } from "../core/records.js";
 import { documentStatus, pageFlags, pageLabel } from "../core/page-facts.js";
+import { isLogFileToken, LogFile, type LogFileToken } from "./log-file.js";
 
 const options = z
   .strictObject({
@@ -22,53 +23,67 @@ const options = z
       .boolean()
       .default(false)
       .describe("Also write each page's lines with their runs and positions (larger files; for layout-aware consumers). Page records only."),
+    prune: z
+      .boolean()
+      .default(false)
+      .describe("When a document is gone from the source (deleted or moved), write a tombstone for it, so the file mirrors the source. Leave off when runs cover only part of the source."),
   })
   .superRefine((o, ctx) => {
     if (o.include_lines && o.records === "chunks") ctx.addIssue({ code: "custom", path: ["include_lines"], message: "applies to page records only (records: pages)" });
   });
 
+/** The checkpoint token: each file's, by its name. */
+interface JsonlCheckpoint {
+  files: Record<string, LogFileToken>;
+}
+
 export default defineSink({
   type: "jsonl",
-  summary: "One JSON object per line — page records, or chunk records with their document records in a second file — written atomically.",
+  summary: "One JSON object per line — page records, or chunk records with their document records in a second file — appended run after run, with tombstones for replaced and removed documents.",
   options,
   examples: [
     { path: "out/pages.jsonl" },
     { path: "out/pages-with-geometry.jsonl", include_lines: true },
-    { records: "chunks", path: "out/chunks.jsonl" },
+    { records: "chunks", path: "out/chunks.jsonl", prune: true },
   ],
   async create(opts, context) {
     const target = resolve(context.baseDir, opts.path ?? (opts.records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl"));
     await mkdir(dirname(target), { recursive: true });
-    if (opts.records === "pages") {
-      const file = await AtomicFile.open(target);
-      return {
-        write: (result) => file.append(jsonlRecords(result, opts.include_lines)),
-        close: () => file.commit(),
-        abort: () => file.discard(),
-      };
-    }
-    const chunksFile = await AtomicFile.open(target);
-    const documentsFile = await AtomicFile.open(documentsPath(target));
+    const paths = opts.records === "pages" ? [target] : [target, documentsPath(target)];
+    const files = await openTogether(paths, context.checkpoint as JsonlCheckpoint | undefined);
+    const [main, documents] = files as [LogFile, LogFile | undefined];
     let chunks = 0;
     let pagesWithText = 0;
+    const tombstoneEverywhere = (uri: string, previous: PreviousDelivery, reason: "replaced" | "removed") =>
+      Promise.all(files.map((f) => f.append([tombstone(uri, previous, reason)])));
     return {
-      async write(result) {
+      resumed: files[0]!.resumed,
+      async write(result, previous) {
+        const head = previous ? [tombstone(result.uri, previous, "replaced")] : [];
+        if (!documents) return main.append([...head, ...jsonlRecords(result, opts.include_lines)]);
+        const chunkLines = result.status === "ok" ? result.chunks.map((c) => chunkLine(c, result.document.title)) : [];
         if (result.status === "ok") {
-          const title = result.document.title;
-          await chunksFile.append(result.chunks.map((c) => chunkLine(c, title)));
           chunks += result.chunks.length;
           pagesWithText += result.pages.filter((p) => !p.empty).length;
         }
-        await documentsFile.append([documentLine(result)]);
+        await main.append([...head, ...chunkLines]);
+        await documents.append([...head, documentLine(result)]);
+      },
+      ...(opts.prune ? { remove: (uri: string, previous: PreviousDelivery) => tombstoneEverywhere(uri, previous, "removed").then(() => {}) } : {}),
+      async checkpoint(): Promise<JsonlCheckpoint> {
+        const tokens: Record<string, LogFileToken> = {};
+        for (const f of files) tokens[basename(f.path)] = await f.checkpoint();
+        return { files: tokens };
       },
       async close() {
-        await chunksFile.commit();
-        await documentsFile.commit();
-        if (chunks === 0 && pagesWithText > 0) context.warn(`${basename(target)} has no chunks: the pipeline needs a chunk stage (- type: chunk) after extract`);
+        for (const f of files) await f.close();
+        if (documents && chunks === 0 && pagesWithText > 0) context.warn(`${basename(target)} has no chunks: the pipeline needs a chunk stage (- type: chunk) after extract`);
       },
       async abort() {
-        await chunksFile.discard();
-        await documentsFile.discard();
+        for (const f of files) {
+          await f.rollback().catch(() => {});
+          await f.close().catch(() => {});
+        }
       },
     };
   },
@@ -79,38 +94,24 @@ export function documentsPath(chunksPath: string): string {
   return chunksPath.replace(/\.jsonl$/i, "") + ".documents.jsonl";
 }
 
+/** The files of one sink resume together or start anew together, so they always describe the same documents. */
+async function openTogether(paths: string[], checkpoint: JsonlCheckpoint | undefined): Promise<LogFile[]> {
+  const token = (path: string) => {
+    const t = checkpoint?.files?.[basename(path)];
+    return isLogFileToken(t) ? t : undefined;
+  };
+  const files = await Promise.all(paths.map((p) => LogFile.open(p, token(p))));
+  if (files.every((f) => f.resumed) || files.every((f) => !f.resumed)) return files;
+  for (const f of files) await f.close();
+  return Promise.all(paths.map((p) => LogFile.open(p, undefined)));
+}
+
 /**
- * A file written beside its final name and renamed over it when the run ends: a crash never
- * leaves a torn line in the file a reader sees, only a stale temporary file.
+ * Withdraws what the file said before about `uri`: the document was replaced by the records
+ * that follow, or removed from the source.
  */
-class AtomicFile {
-  private constructor(
-    private readonly target: string,
-    private readonly temp: string,
-    private handle: FileHandle | undefined,
-  ) {}
-
-  static async open(target: string): Promise<AtomicFile> {
-    const temp = `${target}.${process.pid}.tmp`;
-    return new AtomicFile(target, temp, await open(temp, "w"));
-  }
-
-  async append(records: readonly object[]): Promise<void> {
-    if (records.length > 0) await this.handle!.write(records.map((r) => JSON.stringify(r) + "\n").join(""));
-  }
-
-  async commit(): Promise<void> {
-    await this.handle!.sync();
-    await this.handle!.close();
-    this.handle = undefined;
-    await rename(this.temp, this.target);
-  }
-
-  async discard(): Promise<void> {
-    await this.handle?.close().catch(() => {});
-    this.handle = undefined;
-    await rm(this.temp, { force: true });
-  }
+export function tombstone(uri: string, previous: PreviousDelivery, reason: "replaced" | "removed"): object {
+  return { type: "tombstone", uri, ...(previous.documentId ? { doc_id: previous.documentId } : {}), reason };
 }
 
 /** The JSONL records of one document, keys in a fixed order. */

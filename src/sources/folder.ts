@@ -1,9 +1,10 @@
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DocumentError } from "../core/document-error.js";
-import { defineSource } from "../core/plugin.js";
-import type { SourceItem } from "../core/records.js";
+import { defineSource, type Source } from "../core/plugin.js";
+import type { SourceChange, SourceItem } from "../core/records.js";
 import { globOptions, pathFilter, type PathFilter } from "./path-filter.js";
 
 const options = z.strictObject({
@@ -13,17 +14,38 @@ const options = z.strictObject({
     .boolean()
     .default(true)
     .describe("Follow symbolic links to files and folders outside `path`. Links to anything inside it are skipped (it is listed under its real name), and so are loops."),
+  watch: z
+    .boolean()
+    .default(false)
+    .describe("Keep running after the listing: ingest files as they are added or replaced, and prune deleted ones from the sinks that prune, until stopped (SIGINT/SIGTERM). Same as `pagestream run --watch`."),
+  stable_seconds: z
+    .number()
+    .min(0)
+    .default(2)
+    .describe("A file is read only once its size and modification time have not changed for this long, so a file still being copied in is never read half-written."),
 });
 
 export default defineSource({
   type: "folder",
   summary: "Every file under a folder that matches the include globs, recursively, in sorted order.",
   options,
-  examples: [{ path: "fixtures/samples" }, { path: "/srv/intake", include: ["**/*.pdf"], exclude: ["**/drafts/**"] }],
-  create(opts, context) {
+  examples: [{ path: "fixtures/samples" }, { path: "/srv/intake", include: ["**/*.pdf"], exclude: ["**/drafts/**"], watch: true, stable_seconds: 5 }],
+  create(opts, context): Source {
     const root = resolve(context.baseDir, opts.path);
+    const walkOptions = { filter: pathFilter(opts), followSymlinks: opts.follow_symlinks, stableMs: opts.stable_seconds * 1000 };
     return {
-      list: () => walk(root, { filter: pathFilter(opts), followSymlinks: opts.follow_symlinks }),
+      list: () => walk(root, walkOptions),
+      async count(signal) {
+        let items = 0;
+        let bytes = 0;
+        for await (const item of walk(root, walkOptions)) {
+          if (signal.aborted) break;
+          items++;
+          bytes += item.size;
+        }
+        return { items, bytes };
+      },
+      watch: (signal) => watchFolder(root, walkOptions, signal),
     };
   },
 });
@@ -31,6 +53,8 @@ export default defineSource({
 interface WalkOptions {
   filter: PathFilter;
   followSymlinks: boolean;
+  /** A file is read once it has not changed for this long. */
+  stableMs: number;
 }
 
 /**
@@ -79,7 +103,7 @@ async function* walkFolder(root: string, dir: string, state: WalkState, options:
     } else if (isFile && options.filter.includes(rel)) {
       const info = await stat(path).catch(() => undefined);
       if (!info) continue; // removed while listing
-      yield fileItem(path, info.size, info.mtimeMs);
+      yield fileItem(path, info.size, info.mtimeMs, options.stableMs);
     }
   }
 }
@@ -88,24 +112,106 @@ function isInside(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder + sep);
 }
 
-export function fileItem(path: string, size: number, mtimeMs: number): SourceItem {
+export function fileItem(path: string, size: number, mtimeMs: number, stableMs = 0): SourceItem {
   return {
     uri: path,
     size,
     mtimeMs,
     fingerprint: `size:${size} mtime:${Math.round(mtimeMs)}`,
-    read: async () => {
-      try {
-        return new Uint8Array(await readFile(path));
-      } catch (err) {
-        throw readError(err as NodeJS.ErrnoException);
-      }
-    },
+    read: () => readSettled(path, stableMs),
   };
+}
+
+/** Attempts at a whole read before a file that keeps changing is reported. */
+const READ_ATTEMPTS = 5;
+
+/**
+ * Reads a file once it has stopped changing: it must be older than `stableMs`, and the same
+ * size and mtime after the read as before it, so a file still being written is never taken
+ * half-written.
+ */
+async function readSettled(path: string, stableMs: number): Promise<Uint8Array> {
+  for (let attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
+    const before = await stat(path).catch((err: NodeJS.ErrnoException) => {
+      throw readError(err);
+    });
+    const age = Date.now() - before.mtimeMs;
+    // A modification time in the future (another machine's clock) cannot age: the size check decides.
+    if (age >= 0 && age < stableMs) {
+      await sleep(Math.min(stableMs, stableMs - age));
+      continue;
+    }
+    const bytes = await readFile(path).catch((err: NodeJS.ErrnoException) => {
+      throw readError(err);
+    });
+    const after = await stat(path).catch((err: NodeJS.ErrnoException) => {
+      throw readError(err);
+    });
+    if (after.size === before.size && after.mtimeMs === before.mtimeMs && bytes.length === after.size) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+    await sleep(Math.max(stableMs, 100));
+  }
+  throw new DocumentError("read_failed", `the file kept changing while it was read (${READ_ATTEMPTS} attempts): is it still being written?`);
 }
 
 function readError(err: NodeJS.ErrnoException): Error {
   if (err.code === "ENOENT") return new DocumentError("not_found", "the file was removed after it was listed", { cause: err });
   if (err.code === "EACCES" || err.code === "EPERM") return new DocumentError("access_denied", "permission denied: this user cannot read the file", { cause: err });
   return err;
+}
+
+/**
+ * The folder's changes, from chokidar: a file is reported once its size has stayed the same
+ * for `stableMs` (awaitWriteFinish), so a slow copy is ingested once, whole. The watcher starts
+ * when this is called; changes wait in a queue until the run takes them.
+ */
+function watchFolder(root: string, options: WalkOptions, signal: AbortSignal): AsyncIterable<SourceChange> {
+  const queue: SourceChange[] = [];
+  let wake: (() => void) | undefined;
+  const push = (change: SourceChange) => {
+    queue.push(change);
+    wake?.();
+  };
+  const rel = (path: string) => relative(root, path).split(sep).join("/");
+  const watcher = import("chokidar").then(({ watch }) => {
+    const w = watch(root, {
+      ignoreInitial: true,
+      alwaysStat: true,
+      followSymlinks: options.followSymlinks,
+      awaitWriteFinish: { stabilityThreshold: Math.max(options.stableMs, 100), pollInterval: 100 },
+      ignored: (path, stats) => {
+        const r = rel(path);
+        if (r === "" || r.startsWith("..")) return false;
+        if (options.filter.excludes(r)) return true;
+        return stats?.isFile() === true && !options.filter.includes(r);
+      },
+    });
+    const upsert = (path: string, info?: { size: number; mtimeMs: number }) => {
+      if (!options.filter.takesPath(rel(path))) return;
+      if (info) push({ type: "upsert", item: fileItem(path, info.size, info.mtimeMs, options.stableMs) });
+    };
+    w.on("add", upsert);
+    w.on("change", upsert);
+    w.on("unlink", (path) => {
+      if (options.filter.takesPath(rel(path))) push({ type: "remove", uri: path });
+    });
+    return w;
+  });
+  signal.addEventListener("abort", () => {
+    void watcher.then((w) => w.close());
+    wake?.();
+  }, { once: true });
+  return {
+    async *[Symbol.asyncIterator]() {
+      await watcher;
+      while (!signal.aborted) {
+        const next = queue.shift();
+        if (next) {
+          yield next;
+          continue;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+    },
+  };
 }

@@ -47,6 +47,6 @@ describe("environment references in pipeline.yaml", () => {
       "pipeline.yaml:2:52 source.exclude[1]: environment variable EXCLUDED is not set (write ${EXCLUDED:-fallback} for a default)",
     ]);
     const ok = await parse(text, { EXCLUDED: "drafts" });
-    expect(ok.ok && [ok.config.concurrency, ok.config.source.options.exclude, ok.config.stages[0]!.options.collapse_letter_spacing]).toEqual([3, ["a/**", "drafts"], false]);
+    expect(ok.ok && [ok.config.settings.concurrency, ok.config.source.options.exclude, ok.config.stages[0]!.options.collapse_letter_spacing]).toEqual([3, ["a/**", "drafts"], false]);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DocumentResult, PageRecord } from "../../src/core/records.js";
+import { emptySummary } from "../../src/core/runner.js";
 import jsonl from "../../src/sinks/jsonl.js";
 import { chunkId } from "../../src/stages/chunk/chunk-id.js";
 import { DOC_ID, heading, page as fixturePage, result, text, URI } from "../stages/chunk-fixtures.js";
@@ -41,10 +42,10 @@ const ok: DocumentResult = {
   warnings: [{ code: "page_unreadable", message: "page 3 could not be read", pages: [3] }],
 };
 const failed: DocumentResult = { status: "failed", uri: "/in/b.pdf", error: { type: "error", uri: "/in/b.pdf", code: "not_pdf", message: "not a PDF" }, warnings: [] };
-const summary = { documents: 2, ok: 1, failed: 1, failedByCode: { not_pdf: 1 }, pages: 2, emptyPages: 0, seconds: 0 };
+const summary = { ...emptySummary(), documents: 2, ok: 1, failed: 1, failedByCode: { not_pdf: 1 }, pages: 2, complete: true };
 
-async function sink(options: Record<string, unknown> = {}) {
-  return jsonl.create(jsonl.options.parse({ path: "out/pages.jsonl", ...options }), { baseDir: dir, warn: () => {} });
+async function sink(options: Record<string, unknown> = {}, checkpoint?: unknown) {
+  return jsonl.create(jsonl.options.parse({ path: "out/pages.jsonl", ...options }), { baseDir: dir, warn: () => {}, checkpoint });
 }
 
 describe("jsonl sink", () => {
@@ -71,26 +72,61 @@ describe("jsonl sink", () => {
     expect(first.lines).toEqual([{ text: "Hello", x: 72, y: 700, width: 30, font_size: 12, runs: [{ text: "Hello", x: 72, y: 700, width: 30, font_size: 12, font: "f1" }] }]);
   });
 
-  it("shows nothing of a run in progress: the file appears whole when the run ends", async () => {
-    await writeFile(join(dir, "previous.jsonl"), "");
-    const s = await sink();
-    await s.write(ok);
-    await expect(readFile(join(dir, "out/pages.jsonl"))).rejects.toThrow(/ENOENT/);
-    await s.close(summary);
-    expect((await readFile(join(dir, "out/pages.jsonl"), "utf8")).split("\n")).toHaveLength(4);
+  it("appends a run's documents after the previous run's, from the checkpoint the run state recorded", async () => {
+    const first = await sink();
+    expect(first.resumed).toBe(false);
+    await first.write(ok);
+    const token = await first.checkpoint();
+    await first.close(summary);
+    const second = await sink({}, token);
+    expect(second.resumed).toBe(true);
+    await second.write(failed);
+    await second.checkpoint();
+    await second.close(summary);
+    expect((await readFile(join(dir, "out/pages.jsonl"), "utf8")).split("\n").map((l) => l && JSON.parse(l).type)).toEqual(["page", "page", "warning", "error", ""]);
     expect(await readdir(join(dir, "out"))).toEqual(["pages.jsonl"]);
   });
 
-  it("leaves the previous output untouched when the run is aborted", async () => {
+  it("drops what was written after the last checkpoint: on abort, and on reopening after a kill (a torn line too)", async () => {
     const first = await sink();
     await first.write(ok);
+    const token = await first.checkpoint();
+    const committed = await readFile(join(dir, "out/pages.jsonl"), "utf8");
+    await first.write(failed);
+    await first.abort();
+    expect(await readFile(join(dir, "out/pages.jsonl"), "utf8")).toBe(committed);
+    // A kill leaves an unacknowledged document and half a line after the checkpoint.
+    await writeFile(join(dir, "out/pages.jsonl"), committed + '{"type":"error","uri":"/in/b.pdf"}\n{"type":"pa');
+    const reopened = await sink({}, token);
+    expect(reopened.resumed).toBe(true);
+    await reopened.close(summary);
+    expect(await readFile(join(dir, "out/pages.jsonl"), "utf8")).toBe(committed);
+  });
+
+  it("starts the file anew when it no longer matches its checkpoint (replaced, cut short)", async () => {
+    const first = await sink();
+    await first.write(ok);
+    const token = await first.checkpoint();
     await first.close(summary);
-    const before = await readFile(join(dir, "out/pages.jsonl"), "utf8");
-    const second = await sink();
-    await second.write(failed);
-    await second.abort();
-    expect(await readFile(join(dir, "out/pages.jsonl"), "utf8")).toBe(before);
-    expect(await readdir(join(dir, "out"))).toEqual(["pages.jsonl"]);
+    await writeFile(join(dir, "out/pages.jsonl"), "{}\n");
+    const reopened = await sink({}, token);
+    expect(reopened.resumed).toBe(false);
+    await reopened.close(summary);
+    expect(await readFile(join(dir, "out/pages.jsonl"), "utf8")).toBe("");
+  });
+
+  it("writes a tombstone before a replaced document's new records, and for a removed one when it prunes", async () => {
+    const s = await sink({ prune: true });
+    await s.write(failed, { documentId: "old" });
+    await s.remove!("/in/a.pdf", { documentId: "abc" });
+    await s.checkpoint();
+    await s.close(summary);
+    expect((await readFile(join(dir, "out/pages.jsonl"), "utf8")).trimEnd().split("\n")).toEqual([
+      '{"type":"tombstone","uri":"/in/b.pdf","doc_id":"old","reason":"replaced"}',
+      '{"type":"error","uri":"/in/b.pdf","code":"not_pdf","message":"not a PDF"}',
+      '{"type":"tombstone","uri":"/in/a.pdf","doc_id":"abc","reason":"removed"}',
+    ]);
+    expect((await sink()).remove).toBeUndefined();
   });
 });
 
@@ -169,22 +205,33 @@ describe("jsonl sink, chunk records", () => {
     expect(JSON.stringify(first)).not.toContain("null");
   });
 
-  it("shows nothing of a run in progress and leaves both previous files untouched when aborted", async () => {
+  it("keeps the chunk file and its document file at the same checkpoint, and tombstones a replaced document in both", async () => {
     const first = await chunkSink();
     await first.write(await result(pages()));
-    await first.close(summary);
-    const before = [await readFile(join(dir, "out/chunks.jsonl"), "utf8"), await readFile(join(dir, "out/chunks.documents.jsonl"), "utf8")];
-    const second = await chunkSink();
-    await second.write(failed);
-    await second.abort();
-    expect([await readFile(join(dir, "out/chunks.jsonl"), "utf8"), await readFile(join(dir, "out/chunks.documents.jsonl"), "utf8")]).toEqual(before);
-    expect((await readdir(join(dir, "out"))).sort()).toEqual(["chunks.documents.jsonl", "chunks.jsonl"]);
+    const token = await first.checkpoint();
+    await first.write(failed);
+    await first.abort();
+    const second = await jsonl.create(jsonl.options.parse({ records: "chunks", path: "out/chunks.jsonl" }), { baseDir: dir, warn: () => {}, checkpoint: token });
+    expect(second.resumed).toBe(true);
+    await second.write(await result(pages()), { documentId: DOC_ID });
+    await second.checkpoint();
+    await second.close(summary);
+    const kinds = async (file: string) => (await lines(file)).map((l) => JSON.parse(l).type ?? "chunk");
+    expect(await kinds("out/chunks.jsonl")).toEqual(["chunk", "tombstone", "chunk"]);
+    expect(await kinds("out/chunks.documents.jsonl")).toEqual(["document", "tombstone", "document"]);
+    // One file without the other (deleted by hand) does not describe the same documents: both start anew.
+    await rm(join(dir, "out/chunks.documents.jsonl"));
+    const third = await jsonl.create(jsonl.options.parse({ records: "chunks", path: "out/chunks.jsonl" }), { baseDir: dir, warn: () => {}, checkpoint: token });
+    expect(third.resumed).toBe(false);
+    await third.close(summary);
+    expect(await readFile(join(dir, "out/chunks.jsonl"), "utf8")).toBe("");
   });
 
   it("says so when a chunk file gets no chunks because the pipeline has no chunk stage", async () => {
     const warnings: string[] = [];
     const s = await chunkSink({}, warnings);
     await s.write({ ...(await result(pages())), chunks: [] });
+    await s.checkpoint();
     await s.close(summary);
     expect(warnings).toEqual(["chunks.jsonl has no chunks: the pipeline needs a chunk stage (- type: chunk) after extract"]);
     expect(await readFile(join(dir, "out/chunks.jsonl"), "utf8")).toBe("");

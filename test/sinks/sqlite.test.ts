@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DocumentResult } from "../../src/core/records.js";
+import { emptySummary } from "../../src/core/runner.js";
 import { ARCHIVE_SCHEMA_VERSION } from "../../src/sinks/sqlite/document-rows.js";
 import sqlite from "../../src/sinks/sqlite/sink.js";
 import { heading, page, result, table, text } from "../stages/chunk-fixtures.js";
@@ -15,7 +16,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const summary = { documents: 0, ok: 0, failed: 0, failedByCode: {}, pages: 0, emptyPages: 0, seconds: 0 };
+const summary = { ...emptySummary(), complete: true };
 const S0 = "The east berth closes on the third of May for repairs to the wall.";
 const S1 = "Fishing vessels will use the outer wall until the connected pontoons are done.";
 
@@ -31,12 +32,17 @@ const failedDoc = (uri: string): DocumentResult => ({
   warnings: [{ code: "page_unreadable", message: "page 3 could not be read", pages: [3] }],
 });
 
-async function run(results: DocumentResult[], options: Record<string, unknown> = {}, warnings: string[] = []) {
-  const sink = await sqlite.create(sqlite.options.parse({ path: "out/archive.sqlite", ...options }), { baseDir: dir, warn: (m) => warnings.push(m) });
+/** One run of the sink; `checkpoint` is what the run state recorded of the run before, if any. */
+async function run(results: DocumentResult[], options: Record<string, unknown> = {}, warnings: string[] = [], checkpoint?: unknown) {
+  const sink = await sqlite.create(sqlite.options.parse({ path: "out/archive.sqlite", ...options }), { baseDir: dir, warn: (m) => warnings.push(m), checkpoint });
   for (const r of results) await sink.write(r);
+  const token = await sink.checkpoint();
   await sink.close(summary);
+  last = { token, resumed: sink.resumed };
   return warnings;
 }
+/** The checkpoint token and `resumed` of the last `run`. */
+let last: { token: unknown; resumed: boolean };
 function open() {
   return new Database(join(dir, "out/archive.sqlite"), { readonly: true });
 }
@@ -131,17 +137,35 @@ describe("sqlite sink", () => {
     db.close();
   });
 
-  it("prunes the documents a run did not see, when asked, and never on a run that saw none", async () => {
-    await run([await doc("notice", [[text(S0)]]), await doc("minutes", [[text(S1)]]), await doc("old", [[text(S1)]])]);
-    expect(await run([await doc("notice", [[text(S0)]])], { prune: false })).toEqual([]);
-    expect(open().prepare("SELECT count(*) AS n FROM documents").get()).toEqual({ n: 3 });
-    expect(await run([], { prune: true })).toEqual(["out/archive.sqlite: prune skipped: the run saw no documents"]);
-    expect(await run([await doc("notice", [[text(S0)]])], { prune: true })).toEqual(["out/archive.sqlite: pruned 2 document(s) no longer in the source"]);
+  it("removes a pruned document with its pages and chunks, and only when it prunes", async () => {
+    await run([await doc("notice", [[text(S0)]]), await doc("minutes", [[text(S1)]])]);
+    const { token } = last;
+    const keeps = await sqlite.create(sqlite.options.parse({ path: "out/archive.sqlite" }), { baseDir: dir, warn: () => {}, checkpoint: token });
+    expect([keeps.resumed, keeps.remove]).toEqual([true, undefined]);
+    await keeps.close(summary);
+    const prunes = await sqlite.create(sqlite.options.parse({ path: "out/archive.sqlite", prune: true }), { baseDir: dir, warn: () => {}, checkpoint: token });
+    await prunes.remove!("/in/minutes.pdf", {});
+    await prunes.checkpoint();
+    await prunes.close(summary);
     const db = open();
     expect(db.prepare("SELECT uri FROM documents").all()).toEqual([{ uri: "/in/notice.pdf" }]);
     expect(db.prepare("SELECT DISTINCT document_id FROM chunks").all()).toEqual([{ document_id: 1 }]);
     expect(match(db, "fishing")).toEqual([]);
     expect(integrity()).toBe(true);
+    db.close();
+  });
+
+  it("does not resume an archive the run state did not write (deleted, replaced), and prunes it to the documents it was given", async () => {
+    await run([await doc("notice", [[text(S0)]]), await doc("old", [[text(S1)]])]);
+    const { token } = last;
+    await run([], {}, [], token);
+    expect(last.resumed).toBe(true);
+    await rm(join(dir, "out"), { recursive: true });
+    await run([await doc("notice", [[text(S0)]]), await doc("old", [[text(S1)]])]);
+    expect(await run([await doc("notice", [[text(S0)]])], { prune: true }, [], token)).toEqual(["out/archive.sqlite: pruned 1 document(s) no longer in the source"]);
+    expect(last.resumed).toBe(false);
+    const db = open();
+    expect(db.prepare("SELECT uri FROM documents").all()).toEqual([{ uri: "/in/notice.pdf" }]);
     db.close();
   });
 

@@ -90,7 +90,7 @@ describe("pagestream run over a bucket", () => {
     const dir = await pipelineDir("uris", '  bucket: archive\n  prefix: intake\n  exclude: ["drafts"]');
     const r = await cli(["run"], dir, { S3_ENDPOINT: server.endpoint });
     expect(r.stderr.split("\n")[0]).toBe("pagestream: s3://archive/intake/notes.pdf: not_pdf: not a PDF: the file does not start with a %PDF- header");
-    expect(r.stderr).toMatch(/\npagestream: 3 document\(s\) ingested \(9 pages\), 1 failed \(not_pdf 1\), in [\d.]+ s\n$/);
+    expect(r.stderr).toMatch(/\npagestream: 3 document\(s\) ingested \(9 pages\), 1 failed \(not_pdf 1\), 0 skipped unchanged, \d+ chunks, in [\d.]+ s \([\d.]+ pages\/s\)\n$/);
     expect(r.code).toBe(3);
     const documents = await jsonLines(join(dir, "out/chunks.documents.jsonl"));
     expect(documents.map((d) => `${d.uri} ${d.status}${d.code ? " " + d.code : ""}`)).toEqual([
@@ -121,6 +121,16 @@ describe("pagestream run over a bucket", () => {
     expect(reportAgain!.ingested_at > report!.ingested_at).toBe(true);
   });
 
+  it("does not download an object whose ETag is unchanged since the last run", async () => {
+    const dir = await pipelineDir("etag", "  bucket: nightly\n  prefix: intake/");
+    expect((await cli(["run"], dir, { S3_ENDPOINT: proxy.endpoint })).code).toBe(0);
+    proxy.reset();
+    const again = await cli(["run"], dir, { S3_ENDPOINT: proxy.endpoint });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/0 document\(s\) ingested \(0 pages\), 0 failed, 2 skipped unchanged/);
+    expect(proxy.requests.filter((q) => q.path.includes("x-id=GetObject"))).toEqual([]);
+  });
+
   it("fails before any document when the bucket does not exist, naming it and the endpoint; validate stays offline", async () => {
     const dir = await pipelineDir("missing", "  bucket: no-such-bucket");
     const r = await cli(["run"], dir, { S3_ENDPOINT: server.endpoint });
@@ -144,14 +154,14 @@ describe("pagestream run over a bucket", () => {
       proxy.inject({ path: new RegExp(`/flaky/intake/${name.replace(".", "\\.")}\\?x-id=GetObject`), times: 2, error: { status: 503, code: "SlowDown", message: "Please reduce your request rate." } });
     }
     const r = await cli(["run"], dir, { S3_ENDPOINT: proxy.endpoint });
-    expect(r.stderr).toMatch(/^pagestream: 3 document\(s\) ingested \(9 pages\), 0 failed, in [\d.]+ s\n$/);
+    expect(r.stderr).toMatch(/^pagestream: 3 document\(s\) ingested \(9 pages\), 0 failed, 0 skipped unchanged, \d+ chunks, in [\d.]+ s \([\d.]+ pages\/s\)\n$/);
     expect(r.code).toBe(0);
     const downloads = proxy.requests.filter((q) => q.path.includes("x-id=GetObject"));
     expect(downloads.map((q) => q.status).sort()).toEqual([200, 200, 200, 503, 503, 503, 503, 503, 503]);
     expect(documentRows(dir).map((d) => `${d.uri} ${d.status}`)).toEqual(SAMPLES.map((n) => `s3://flaky/intake/${n} ok`));
   });
 
-  it("downloads inside the concurrency limit: never more objects at once than documents in flight", async () => {
+  it("downloads inside the in-flight limit: never more objects at once than two per worker (one extracting, one waiting)", async () => {
     const dir = await mkdtemp(join(tmp, "limit-"));
     const text = `concurrency: 2\nsource: { type: s3, bucket: archive, prefix: intake, endpoint: "${proxy.endpoint}" }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: out.jsonl }]\n`;
     const parsed = await parsePipeline(text, { file: "pipeline.yaml", baseDir: dir, env: {} });
@@ -164,13 +174,15 @@ describe("pagestream run over a bucket", () => {
       // Each download waits a little, so that any the runner allowed at once overlap.
       proxy.inject({ path: /x-id=GetObject/, times: 10, delayMs: 150 });
       const summary = await runPipeline(pipeline);
+      await pipeline.processor.close();
+      pipeline.state.close();
       expect([summary.documents, summary.ok]).toEqual([5, 4]);
     } finally {
       process.env = saved;
       proxy.clearFaults();
     }
     expect(proxy.requests.filter((q) => q.path.includes("x-id=GetObject")).length).toBe(5);
-    expect(proxy.maxOpenDownloads()).toBe(2);
+    expect(proxy.maxOpenDownloads()).toBe(4);
   });
 
   it("reads the endpoint and the profile from env references, and names an unset one at its line", async () => {

@@ -8,7 +8,7 @@ import { parsePipeline, formatIssue } from "../../src/core/config.js";
 import type { DocumentContext } from "../../src/core/plugin.js";
 import type { ChunkRecord, DocRecord, PageRecord } from "../../src/core/records.js";
 import { loadSpec } from "../../src/core/registry.js";
-import { processDocument } from "../../src/core/runner.js";
+import { processDocument } from "../../src/core/process-document.js";
 import { fileItem } from "../../src/sources/folder.js";
 import type { Block } from "../../src/stages/chunk/blocks.js";
 import { sentenceStarts, spansAt } from "../../src/stages/chunk/boundaries.js";

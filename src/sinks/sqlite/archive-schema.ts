@@ -14,6 +14,7 @@
  * WAL mode: readers (`pagestream search`) never wait for a run that is writing.
  */
 import type { Database } from "better-sqlite3";
+import { randomUUID } from "node:crypto";
 import { ARCHIVE_SCHEMA_VERSION } from "./document-rows.js";
 
 export interface IndexSettings {
@@ -115,11 +116,14 @@ DROP TABLE IF EXISTS ${table};
 /**
  * Creates the tables of a new archive, or checks an existing one, and brings its indexes in line
  * with `settings`: a changed tokenizer rebuilds the full-text index from the stored text,
- * trigram on builds that index, off drops it. Returns what was rebuilt, for a message.
+ * trigram on builds that index, off drops it. Returns what was rebuilt, for a message, and the
+ * archive's id (made once, when the file is created: the run state tells archives apart by it).
  */
-export function prepareArchive(db: Database, settings: IndexSettings): string[] {
+export function prepareArchive(db: Database, settings: IndexSettings): { changes: string[]; archiveId: string } {
   db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
+  // A commit is durable before the run state records it (a power cut must not lose a
+  // document the state says the archive holds): one fsync per batch commit.
+  db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
   const changed: string[] = [];
@@ -132,6 +136,7 @@ export function prepareArchive(db: Database, settings: IndexSettings): string[] 
       throw new Error(`the archive has schema version ${version}, and this pagestream writes version ${ARCHIVE_SCHEMA_VERSION}: write to a new file`);
     }
     setMeta("schema_version", String(ARCHIVE_SCHEMA_VERSION));
+    if (meta("archive_id") === undefined) setMeta("archive_id", randomUUID());
     const tokenize = ftsTokenizer(settings);
     if (meta("fts_tokenize") !== tokenize || !tableExists(db, FTS_TABLE)) {
       if (tableExists(db, FTS_TABLE)) changed.push(`full-text index (tokenizer now ${tokenize})`);
@@ -146,7 +151,8 @@ export function prepareArchive(db: Database, settings: IndexSettings): string[] 
       changed.push("trigram index (dropped)");
     }
   })();
-  return changed;
+  const archiveId = (db.prepare("SELECT value FROM archive_meta WHERE key = 'archive_id'").get() as { value: string }).value;
+  return { changes: changed, archiveId };
 }
 
 export function tableExists(db: Database, name: string): boolean {

@@ -60,6 +60,14 @@ export class ArchiveWriter {
     this.deletePages.run(id);
   }
 
+  /** Removes the document at `uri`, with its pages and chunks, if the archive has it. */
+  remove(uri: string): void {
+    const existing = this.findDocument.get(uri);
+    if (!existing) return;
+    this.deleteRowsOf(existing.id);
+    this.deleteDocument.run(existing.id);
+  }
+
   /** Removes every document whose uri is not in `keep`, with its pages and chunks. Returns their uris. */
   prune(keep: ReadonlySet<string>): string[] {
     return this.db.transaction(() => {

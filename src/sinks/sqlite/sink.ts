@@ -19,7 +19,7 @@ const options = z.strictObject({
   prune: z
     .boolean()
     .default(false)
-    .describe("When a run finishes, remove the documents it did not see (files deleted or moved since), so the archive mirrors the source. Leave off when runs cover only part of the source."),
+    .describe("Remove the documents gone from the source (deleted or moved) once a run has listed it to the end, so the archive mirrors the source. Leave off when runs cover only part of the source."),
 });
 
 /**
@@ -30,6 +30,11 @@ const options = z.strictObject({
  */
 const BATCH_ROWS = 10_000;
 const BATCH_MS = 1_000;
+
+/** The checkpoint token: which archive the run state's deliveries are in. */
+interface SqliteCheckpoint {
+  archive_id: string;
+}
 
 export default defineSink({
   type: "sqlite",
@@ -42,14 +47,19 @@ export default defineSink({
     const { default: Database } = await import("better-sqlite3");
     const db = new Database(target);
     let writer: ArchiveWriter;
+    let archiveId: string;
     try {
-      for (const change of prepareArchive(db, { stemming: opts.stemming, trigram: opts.trigram })) context.warn(`${opts.path}: rebuilt the ${change}`);
+      const prepared = prepareArchive(db, { stemming: opts.stemming, trigram: opts.trigram });
+      for (const change of prepared.changes) context.warn(`${opts.path}: rebuilt the ${change}`);
+      archiveId = prepared.archiveId;
       writer = new ArchiveWriter(db);
     } catch (err) {
       db.close();
       throw new Error(`${target}: ${(err as Error).message}`, { cause: err });
     }
-    const seen = new Set<string>();
+    // Another archive than the one the run state wrote to (deleted, replaced): it gets every document again.
+    const resumed = (context.checkpoint as SqliteCheckpoint | undefined)?.archive_id === archiveId;
+    const written = new Set<string>();
     let batchRows = 0;
     // Commits a batch left open when documents arrive slowly (writes are synchronous, so the
     // timer never fires in the middle of one).
@@ -60,27 +70,42 @@ export default defineSink({
       if (db.open && db.inTransaction) db.exec("COMMIT");
       batchRows = 0;
     };
+    const inBatch = (rows: number) => {
+      if (!db.inTransaction) {
+        db.exec("BEGIN IMMEDIATE");
+        timer = setTimeout(commit, BATCH_MS).unref();
+      }
+      batchRows += rows;
+    };
     return {
+      resumed,
       async write(result) {
         const rows = documentRows(result);
-        if (!db.inTransaction) {
-          db.exec("BEGIN IMMEDIATE");
-          timer = setTimeout(commit, BATCH_MS).unref();
-        }
+        inBatch(1 + rows.pages.length + rows.chunks.length);
         writer.write(rows, new Date().toISOString());
-        seen.add(result.uri);
-        batchRows += 1 + rows.pages.length + rows.chunks.length;
+        if (!resumed) written.add(result.uri);
         if (batchRows >= BATCH_ROWS) commit();
       },
-      async close() {
+      ...(opts.prune
+        ? {
+            async remove(uri: string) {
+              inBatch(1);
+              writer.remove(uri);
+            },
+          }
+        : {}),
+      async checkpoint(): Promise<SqliteCheckpoint> {
+        commit();
+        return { archive_id: archiveId };
+      },
+      async close(summary) {
         try {
           commit();
-          if (opts.prune) {
-            if (seen.size === 0) context.warn(`${opts.path}: prune skipped: the run saw no documents`);
-            else {
-              const removed = writer.prune(seen);
-              if (removed.length > 0) context.warn(`${opts.path}: pruned ${removed.length} document(s) no longer in the source`);
-            }
+          // An archive the run state did not know got every document this run: what else it
+          // holds is not in the source (the run state prunes a known archive document by document).
+          if (opts.prune && !resumed && summary.complete && written.size > 0) {
+            const removed = writer.prune(written);
+            if (removed.length > 0) context.warn(`${opts.path}: pruned ${removed.length} document(s) no longer in the source`);
           }
           db.pragma("optimize");
           // Fold the write-ahead log into the database file: the archive is one file at rest.

@@ -135,6 +135,9 @@ async function* extractPages(
     if (numbers.length === 0) {
       throw new DocumentError("no_pages", `None of the requested pages exist in this document: it has ${pageCount} page(s).`);
     }
+    if (numbers.length > context.limits.maxPages) {
+      throw new DocumentError("too_large", `the document has ${numbers.length} pages to read, more than max_pages (${context.limits.maxPages})`);
+    }
     // Lines first, page by page; paragraphs once every page is read, so that a page with too
     // few lines to measure its own line gap can use the document's.
     const read: { number: number; page?: ReadPage; error?: string }[] = [];

@@ -1,0 +1,25 @@
+/**
+ * Structured logs (pino) on stderr: plain `pagestream: …` lines by default, or the records as
+ * JSON lines for a log collector (`--log-format json`).
+ */
+import { pino, type Level, type Logger } from "pino";
+import type { StatusLine } from "./status-line.js";
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = Level | "silent";
+export type LogFormat = "json" | "text";
+
+const LEVEL_NAMES: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
+
+export function createLogger(level: LogLevel, format: LogFormat, out: StatusLine): Logger {
+  const destination = {
+    write(line: string) {
+      if (format === "json") return out.write(line);
+      const record = JSON.parse(line) as { level: number; msg?: string };
+      const name = LEVEL_NAMES[record.level] ?? "info";
+      // Warnings read like the document messages they mostly are; errors say so.
+      out.write(`pagestream: ${record.level >= 50 ? name + ": " : ""}${record.msg ?? ""}\n`);
+    },
+  };
+  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+}

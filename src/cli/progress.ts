@@ -1,0 +1,97 @@
+/**
+ * What a person sees while a run works: on a terminal, one line redrawn a few times a second
+ * (documents and pages done of the total, pages/s, ETA, failures so far); elsewhere a log line
+ * every N documents. The totals come from the source's count, when it has one; pages cannot be
+ * known before the PDFs are opened, so their total is estimated from the bytes done (≈).
+ */
+import type { Logger } from "pino";
+import type { RunSummary } from "../core/plugin.js";
+import type { StatusLine } from "./status-line.js";
+
+/** Shortest time between two redraws of the terminal line. */
+const REDRAW_MS = 200;
+
+export class Progress {
+  private readonly started = Date.now();
+  private total?: { items: number; bytes: number };
+  /** Bytes of the documents the run got to (processed or skipped), for the ETA. */
+  private bytesDone = 0;
+  private processedBytes = 0;
+  private processingStarted?: number;
+  private lastDraw = 0;
+  private lastLine = 0;
+
+  constructor(
+    private readonly summary: () => RunSummary,
+    private readonly status: StatusLine,
+    private readonly logger: Logger,
+    private readonly every: number,
+  ) {}
+
+  setTotal(total: { items: number; bytes: number }): void {
+    this.total = total;
+  }
+
+  /** A listed document is done (processed, failed or skipped). */
+  done(bytes: number, processed: boolean): void {
+    this.bytesDone += bytes;
+    if (processed) {
+      this.processingStarted ??= Date.now();
+      this.processedBytes += bytes;
+    }
+    const s = this.summary();
+    const count = s.documents + s.skipped;
+    if (!this.status.live) {
+      if (count - this.lastLine >= this.every) {
+        this.lastLine = count;
+        this.logger.info({ progress: this.figures() }, this.line());
+      }
+      return;
+    }
+    if (Date.now() - this.lastDraw >= REDRAW_MS) this.draw();
+  }
+
+  draw(): void {
+    this.lastDraw = Date.now();
+    this.status.show(this.line());
+  }
+
+  stop(): void {
+    this.status.clear();
+  }
+
+  private figures() {
+    const s = this.summary();
+    const seconds = (Date.now() - this.started) / 1000;
+    const done = s.documents + s.skipped;
+    const pagesPerSecond = seconds > 0 ? s.pages / seconds : 0;
+    // Pages per byte so far, times all the bytes: an estimate until every PDF is open.
+    const pagesTotal = this.total && this.processedBytes > 0 ? Math.round((s.pages / this.processedBytes) * (this.total.bytes - this.bytesDone + this.processedBytes)) : undefined;
+    let etaSeconds: number | undefined;
+    if (this.total && this.processingStarted && this.processedBytes > 0) {
+      const rate = this.processedBytes / ((Date.now() - this.processingStarted) / 1000);
+      etaSeconds = Math.max(0, (this.total.bytes - this.bytesDone) / rate);
+    }
+    return { documents: done, documents_total: this.total?.items, pages: s.pages, pages_estimated_total: pagesTotal, pages_per_second: Math.round(pagesPerSecond * 10) / 10, eta_seconds: etaSeconds === undefined ? undefined : Math.round(etaSeconds), failed: s.failed, skipped: s.skipped };
+  }
+
+  line(): string {
+    const f = this.figures();
+    const n = (v: number) => v.toLocaleString("en-US");
+    const parts = [
+      `${n(f.documents)}${f.documents_total === undefined ? "" : `/${n(f.documents_total)}`} documents`,
+      `${n(f.pages)}${f.pages_estimated_total === undefined ? "" : ` of ≈${n(Math.max(f.pages, f.pages_estimated_total))}`} pages`,
+      `${f.pages_per_second.toFixed(1)} pages/s`,
+      ...(f.eta_seconds === undefined ? [] : [`ETA ${duration(f.eta_seconds)}`]),
+      `${n(f.failed)} failed`,
+      ...(f.skipped ? [`${n(f.skipped)} skipped unchanged`] : []),
+    ];
+    return parts.join(" · ");
+  }
+}
+
+export function duration(seconds: number): string {
+  if (seconds < 60) return `${Math.round(seconds)}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(Math.round(seconds % 60)).padStart(2, "0")}s`;
+  return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, "0")}m`;
+}

@@ -1,0 +1,262 @@
+/**
+ * `pagestream run` as a nightly batch, for real: the compiled CLI in a child process over a
+ * folder of PDFs, with a JSONL chunk file and a SQLite archive. Incremental runs, kills at
+ * random moments, signals, and watch mode.
+ */
+import Database from "better-sqlite3";
+import { spawn, spawnSync } from "node:child_process";
+import { appendFile, copyFile, mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { sharedCorpus, skipShared } from "./helpers/shared-corpus.js";
+
+const CLI = resolve("dist/cli.js");
+const SAMPLES = ["meeting-minutes.pdf", "quarterly-report.pdf", "service-agreement.pdf"];
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "pagestream-batch-"));
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+const pipeline = (extra = "", chunk = "max_tokens: 512") =>
+  `concurrency: 2\n${extra}source: { type: folder, path: in, stable_seconds: 0 }\n` +
+  `stages: [{ type: extract }, { type: flag-scans }, { type: strip-furniture }, { type: dehyphenate }, { type: chunk, ${chunk} }]\n` +
+  `sinks:\n  - { type: jsonl, records: chunks, path: out/chunks.jsonl, prune: true }\n  - { type: sqlite, path: out/archive.sqlite, prune: true }\n`;
+
+/** A folder with `copies` of each sample PDF under its own name, and a pipeline over it. */
+async function batch(name: string, copies: number, yaml = pipeline()): Promise<string> {
+  const dir = join(tmp, name);
+  await mkdir(join(dir, "in"), { recursive: true });
+  for (let c = 0; c < copies; c++) for (const f of SAMPLES) await copyFile(join("fixtures/samples", f), join(dir, "in", `${String(c).padStart(3, "0")}-${f}`));
+  await writeFile(join(dir, "pipeline.yaml"), yaml);
+  return dir;
+}
+
+function run(dir: string, args: string[] = []) {
+  const r = spawnSync(process.execPath, [CLI, "run", "pipeline.yaml", ...args], { cwd: dir, encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+async function summaryOf(dir: string) {
+  return JSON.parse(await readFile(join(dir, "out/run-summary.json"), "utf8")) as { exit_code: number; signal?: string; summary: Record<string, number | boolean> };
+}
+
+async function jsonl(file: string): Promise<Record<string, unknown>[]> {
+  const text = await readFile(file, "utf8");
+  if (text !== "" && !text.endsWith("\n")) throw new Error(`${file} ends in a torn line`);
+  return text === "" ? [] : text.trimEnd().split("\n").map((l) => JSON.parse(l));
+}
+
+/** What each sink holds, per uri: the document records and chunk ids in the JSONL, the rows in the archive. */
+async function holdings(dir: string) {
+  const documents = await jsonl(join(dir, "out/chunks.documents.jsonl"));
+  const chunks = await jsonl(join(dir, "out/chunks.jsonl"));
+  const db = new Database(join(dir, "out/archive.sqlite"), { readonly: true });
+  const archive = db.prepare("SELECT uri, chunk_count FROM documents ORDER BY uri").all() as { uri: string; chunk_count: number }[];
+  const archiveChunks = (db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n;
+  const integrity = db.pragma("integrity_check", { simple: true });
+  db.close();
+  const state = new Database(join(dir, "out/run-state.sqlite"), { readonly: true });
+  const stateIntegrity = state.pragma("integrity_check", { simple: true });
+  state.close();
+  return { documents, chunks, archive, archiveChunks, integrity, stateIntegrity };
+}
+
+const names = (records: Record<string, unknown>[]) => records.map((r) => `${r.type}:${String(r.uri).split("/").pop()}`);
+
+describe("incremental runs", () => {
+  it("skips unchanged documents before reading them, re-ingests a changed file and a changed stage config, and prunes a deleted one", async () => {
+    const dir = await batch("incremental", 2);
+    const first = run(dir);
+    expect(first.code).toBe(0);
+    expect((await summaryOf(dir)).summary).toMatchObject({ listed: 6, documents: 6, ok: 6, skipped: 0, failed: 0 });
+
+    // Unchanged: nothing is read, nothing is written.
+    const before = await holdings(dir);
+    expect(run(dir).code).toBe(0);
+    expect((await summaryOf(dir)).summary).toMatchObject({ listed: 6, documents: 0, skipped: 6 });
+    expect(await holdings(dir)).toEqual(before);
+
+    // A touched file with the same bytes is read and hashed, and skipped.
+    await utimes(join(dir, "in/000-meeting-minutes.pdf"), new Date(), new Date(2024, 0, 1));
+    run(dir);
+    expect((await summaryOf(dir)).summary).toMatchObject({ documents: 0, skipped: 6 });
+
+    // A replaced file is ingested again: a tombstone, then its new records.
+    await copyFile("fixtures/two-pages.pdf", join(dir, "in/001-service-agreement.pdf"));
+    // A deleted one is pruned.
+    await rm(join(dir, "in/000-quarterly-report.pdf"));
+    expect(run(dir).code).toBe(0);
+    expect((await summaryOf(dir)).summary).toMatchObject({ listed: 5, documents: 1, skipped: 4, removed: 1 });
+    const after = await holdings(dir);
+    expect(names(after.documents).slice(6)).toEqual(["tombstone:001-service-agreement.pdf", "document:001-service-agreement.pdf", "tombstone:000-quarterly-report.pdf"]);
+    expect(after.chunks.filter((c) => c.type === "tombstone").map((c) => [String(c.uri).split("/").pop(), c.reason])).toEqual([
+      ["001-service-agreement.pdf", "replaced"],
+      ["000-quarterly-report.pdf", "removed"],
+    ]);
+    expect(after.archive.map((d) => d.uri.split("/").pop())).toEqual(["000-meeting-minutes.pdf", "000-service-agreement.pdf", "001-meeting-minutes.pdf", "001-quarterly-report.pdf", "001-service-agreement.pdf"]);
+
+    // A changed stage config processes every document again.
+    await writeFile(join(dir, "pipeline.yaml"), pipeline("", "max_tokens: 128"));
+    expect(run(dir).code).toBe(0);
+    expect((await summaryOf(dir)).summary).toMatchObject({ listed: 5, documents: 5, skipped: 0 });
+  });
+
+  it("lists every document that failed in failed.jsonl, this run's and earlier ones skipped as unchanged, and exits 3 only when this run failed", async () => {
+    const dir = await batch("failures", 1);
+    await writeFile(join(dir, "in/broken.pdf"), "%PDF-1.7\ngarbage");
+    await writeFile(join(dir, "in/empty.pdf"), "");
+    expect(run(dir).code).toBe(3);
+    const failed = async () => (await jsonl(join(dir, "out/failed.jsonl"))).map((f) => `${String(f.uri).split("/").pop()}:${f.code}`);
+    expect(await failed()).toEqual(["broken.pdf:damaged", "empty.pdf:empty_file"]);
+    expect((await summaryOf(dir)).summary).toMatchObject({ failed: 2, failedByCode: { damaged: 1, empty_file: 1 } });
+    expect(run(dir).code).toBe(0);
+    expect(await failed()).toEqual(["broken.pdf:damaged", "empty.pdf:empty_file"]);
+  });
+});
+
+describe("crash safety", () => {
+  it("completes the batch after SIGKILLs at random moments: every document once in every sink, no torn line, SQLite intact", async () => {
+    const dir = await batch("killed", 20);
+    const delays: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const delay = 300 + Math.floor(Math.random() * 1500);
+      delays.push(delay);
+      const child = spawn(process.execPath, [CLI, "run", "pipeline.yaml"], { cwd: dir, stdio: "ignore" });
+      const exited = new Promise((r) => child.once("exit", r));
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill("SIGKILL");
+      await exited;
+      // The workers notice their parent is gone and leave.
+      await new Promise((r) => setTimeout(r, 300));
+      // The first run had far more to do than it had time for: it was cut off mid-batch.
+      if (i === 0) await expect(readFile(join(dir, "out/run-summary.json"))).rejects.toThrow(/ENOENT/);
+    }
+    const last = run(dir);
+    expect(last.code, `killed after ${delays.join(", ")} ms`).toBe(0);
+    const h = await holdings(dir);
+    const uris = (await readdir(join(dir, "in"))).map((f) => join(dir, "in", f)).sort();
+    expect(h.documents.map((d) => d.uri).sort()).toEqual(uris);
+    expect(h.documents.every((d) => d.type === "document")).toBe(true);
+    const chunkIds = h.chunks.map((c) => `${String((c.metadata as { source_uri: string }).source_uri)}#${c.chunk_index}`);
+    expect(new Set(chunkIds).size).toBe(chunkIds.length);
+    expect(chunkIds.length).toBe(h.documents.reduce((n, d) => n + (d.chunk_count as number), 0));
+    expect(h.archive.map((d) => d.uri)).toEqual(uris);
+    expect(h.archiveChunks).toBe(chunkIds.length);
+    expect([h.integrity, h.stateIntegrity]).toEqual(["ok", "ok"]);
+    // And a run after that has nothing left to do.
+    run(dir);
+    expect((await summaryOf(dir)).summary).toMatchObject({ documents: 0, skipped: uris.length });
+  });
+});
+
+/** Starts a run, and resolves with its exit code once `signals` were sent after `afterMs`. */
+async function signalled(dir: string, signals: NodeJS.Signals[], afterMs: number, args: string[] = []) {
+  const child = spawn(process.execPath, [CLI, "run", "pipeline.yaml", "--log-format", "text", ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  let stdout = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  child.stdout.on("data", (d) => (stdout += d));
+  const exited = new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
+  await new Promise((r) => setTimeout(r, afterMs));
+  for (const s of signals) {
+    child.kill(s);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { code: await exited, stderr, stdout };
+}
+
+describe("signals", () => {
+  it("on SIGINT takes no new documents, commits what is done, writes the summary and exits 130; the next run does the rest", async () => {
+    const dir = await batch("sigint", 15);
+    const r = await signalled(dir, ["SIGINT"], 1200);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain("SIGINT: taking no new documents");
+    const stopped = await summaryOf(dir);
+    expect([stopped.exit_code, stopped.signal, stopped.summary.interrupted, stopped.summary.complete]).toEqual([130, "SIGINT", true, false]);
+    const done = stopped.summary.documents as number;
+    expect(done).toBeGreaterThan(0);
+    expect(done).toBeLessThan(45);
+    expect(run(dir).code).toBe(0);
+    expect((await summaryOf(dir)).summary).toMatchObject({ documents: 45 - done, skipped: done });
+  });
+
+  it.skipIf(skipShared)("exits 143 on SIGTERM, and stops at once on a second signal", async () => {
+    const dir = await batch("sigterm", 15);
+    expect((await signalled(dir, ["SIGTERM"], 1200)).code).toBe(143);
+    // A 200-page document is in flight when the signals come: the second one does not wait for it.
+    await copyFile(join(sharedCorpus("perf"), "doc1.pdf"), join(dir, "in/000-a-long-one.pdf"));
+    const twice = await signalled(dir, ["SIGTERM", "SIGTERM"], 800);
+    expect(twice.code).toBe(143);
+    expect(twice.stderr).toContain("SIGTERM again: stopping now");
+    expect(run(dir).code).toBe(0);
+    expect((await holdings(dir)).archive).toHaveLength(46);
+  });
+});
+
+describe("progress and logs", () => {
+  it("writes a plain progress line every N documents on stderr with --progress never, and nothing on stdout", async () => {
+    const dir = await batch("progress", 2);
+    const r = run(dir, ["--progress", "never", "--progress-every", "2", "--log-format", "text"]);
+    expect(r.stdout).toBe("");
+    const lines = r.stderr.split("\n").filter((l) => / documents · /.test(l));
+    expect(lines.map((l) => l.replace(/ · .*/, ""))).toEqual(["pagestream: 2/6 documents", "pagestream: 4/6 documents", "pagestream: 6/6 documents"]);
+    expect(r.stderr).toMatch(/pagestream: 6 document\(s\) ingested \(\d+ pages\), 0 failed, 0 skipped unchanged, \d+ chunks, in [\d.]+ s/);
+  });
+
+  it("logs JSON records (pino) with --log-format json, at the level asked", async () => {
+    const dir = await batch("logs", 1);
+    await writeFile(join(dir, "in/broken.pdf"), "%PDF-1.7\ngarbage");
+    const r = run(dir, ["--log-level", "warn", "--log-format", "json"]);
+    const records = r.stderr.trim().split("\n").map((l) => JSON.parse(l));
+    expect(records.map((l) => [l.level, l.uri, l.code])).toEqual([[40, join(dir, "in/broken.pdf"), "damaged"]]);
+  });
+});
+
+describe.skipIf(skipShared)("watch mode", () => {
+  it("ingests a PDF copied in slowly exactly once, when it has stopped changing, and prunes it when deleted", async () => {
+    const dir = join(tmp, "watch");
+    await mkdir(join(dir, "in"), { recursive: true });
+    await writeFile(
+      join(dir, "pipeline.yaml"),
+      "concurrency: 1\nsource: { type: folder, path: in, watch: true, stable_seconds: 1 }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, records: pages, path: out/pages.jsonl, prune: true }]\n",
+    );
+    const child = spawn(process.execPath, [CLI, "run", "pipeline.yaml", "--log-format", "text"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const exited = new Promise((r) => child.once("exit", r));
+    onTestFinished(() => void child.kill("SIGKILL"));
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const until = async (what: () => Promise<boolean> | boolean, label: string) => {
+      for (let i = 0; i < 300; i++) {
+        if (await what()) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`timed out waiting for ${label}; stderr: ${stderr}`);
+    };
+    await until(() => stderr.includes("watching folder source"), "the watcher");
+    // ~200 pages, written in 8 pieces 300 ms apart: each piece alone is a torn PDF.
+    const bytes = await readFile(join(sharedCorpus("perf"), "doc1.pdf"));
+    const target = join(dir, "in/slow.pdf");
+    const piece = Math.ceil(bytes.length / 8);
+    for (let at = 0; at < bytes.length; at += piece) {
+      await appendFile(target, bytes.subarray(at, at + piece));
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const pages = async () => (await jsonl(join(dir, "out/pages.jsonl")).catch(() => [])).filter((r) => r.type === "page");
+    await until(async () => (await pages()).length > 0, "the pages");
+    await new Promise((r) => setTimeout(r, 1500));
+    await rm(target);
+    await until(async () => (await jsonl(join(dir, "out/pages.jsonl"))).some((r) => r.type === "tombstone"), "the tombstone");
+    child.kill("SIGTERM");
+    expect(await exited).toBe(143);
+    const records = await jsonl(join(dir, "out/pages.jsonl"));
+    expect(records.filter((r) => r.type === "error")).toEqual([]);
+    const written = records.filter((r) => r.type === "page");
+    // Every page once: the document was read whole, once.
+    expect(written.map((r) => r.page)).toEqual(Array.from({ length: written[0]!.page_count as number }, (_, i) => i + 1));
+    expect(records.at(-1)).toMatchObject({ type: "tombstone", uri: target, reason: "removed" });
+    expect((await summaryOf(dir)).summary).toMatchObject({ documents: 1, ok: 1, removed: 1 });
+  });
+});
