@@ -5,7 +5,7 @@
  * watches its memory and time and kills it when a document runs over; see `worker-pool.ts`.
  */
 import type { DocumentLimits, Stage } from "./plugin.js";
-import { processLoaded } from "./process-document.js";
+import { NO_LIMITS, processLoaded } from "./process-document.js";
 import { loadSpec } from "./registry.js";
 import type { FromWorker, ToWorker } from "./worker-protocol.js";
 
@@ -19,7 +19,7 @@ process.on("SIGTERM", () => {});
 process.on("disconnect", () => process.exit(0));
 
 let stages: Stage[] = [];
-let limits: DocumentLimits = { maxPages: Infinity };
+let limits: DocumentLimits = NO_LIMITS;
 
 process.on("message", (message: ToWorker) => {
   if (message.type === "init") {

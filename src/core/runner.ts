@@ -150,13 +150,12 @@ export async function runPipeline(pipeline: Pipeline, options: RunOptions = {}):
     return result ? outcome(result, input.id, targets, replace) : { kind: "abandoned", item };
   };
 
-  const remove = async (uri: string, known: KnownDocument | undefined) => {
-    if (!known) return;
-    const previous: PreviousDelivery = known.contentHash ? { documentId: known.contentHash } : {};
+  const remove = async (uri: string, held: Held | undefined) => {
+    if (!held) return;
     const pruned: string[] = [];
     for (const s of sinks) {
-      if (!s.sink.remove || !known.sinks.has(s.key)) continue;
-      await s.sink.remove(uri, previous);
+      if (!s.sink.remove || !held.sinks.has(s.key)) continue;
+      await s.sink.remove(uri, previousDelivery(held));
       pruned.push(s.key);
     }
     if (pruned.length === 0) return;
@@ -174,8 +173,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunOptions = {}):
     } else if (outcome.kind === "result") {
       const { item, result, known, targets } = outcome;
       for (const s of targets) {
-        const held = known?.sinks.has(s.key) ?? false;
-        await s.sink.write(result, held ? (known?.contentHash ? { documentId: known.contentHash } : {}) : undefined);
+        await s.sink.write(result, known?.sinks.has(s.key) ? previousDelivery(known) : undefined);
       }
       state.delivered(item.uri, documentOutcome(item, result, outcome.contentHash, pipeline), targets.map((s) => s.key), outcome.replace);
       count(summary, result);
@@ -212,9 +210,8 @@ export async function runPipeline(pipeline: Pipeline, options: RunOptions = {}):
       // An empty folder to watch is normal; an empty nightly batch usually means an unmounted source.
       if (summary.listed === 0) {
         if (!options.watch) events.warn?.("prune skipped: the source listed no documents (is it mounted?)");
-      }
-      else {
-        for (const gone of state.gone()) await remove(gone.uri, { fingerprint: "", contentHash: gone.contentHash, configHash: "", errorCode: null, sinks: gone.sinks });
+      } else {
+        for (const gone of state.gone()) await remove(gone.uri, gone);
         await checkpoint();
       }
     }
@@ -237,6 +234,14 @@ export async function runPipeline(pipeline: Pipeline, options: RunOptions = {}):
   summary.seconds = elapsed(started);
   for (const s of sinks) await s.sink.close(summary);
   return summary;
+}
+
+/** What the sinks hold of a document: enough to withdraw or replace it. */
+type Held = Pick<KnownDocument, "contentHash" | "sinks">;
+
+/** The delivery a sink is told it replaces or withdraws. */
+function previousDelivery(held: Held): PreviousDelivery {
+  return held.contentHash ? { documentId: held.contentHash } : {};
 }
 
 function documentOutcome(item: SourceItem, result: DocumentResult, contentHash: string | null, pipeline: Pipeline): DocumentOutcome {
