@@ -132,25 +132,23 @@ const READ_ATTEMPTS = 5;
  */
 async function readSettled(path: string, stableMs: number): Promise<Uint8Array> {
   for (let attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
-    const before = await stat(path).catch((err: NodeJS.ErrnoException) => {
-      throw readError(err);
-    });
+    const before = await stat(path).catch(rethrowAsReadError);
     const age = Date.now() - before.mtimeMs;
     // A modification time in the future (another machine's clock) cannot age: the size check decides.
     if (age >= 0 && age < stableMs) {
       await sleep(Math.min(stableMs, stableMs - age));
       continue;
     }
-    const bytes = await readFile(path).catch((err: NodeJS.ErrnoException) => {
-      throw readError(err);
-    });
-    const after = await stat(path).catch((err: NodeJS.ErrnoException) => {
-      throw readError(err);
-    });
+    const bytes = await readFile(path).catch(rethrowAsReadError);
+    const after = await stat(path).catch(rethrowAsReadError);
     if (after.size === before.size && after.mtimeMs === before.mtimeMs && bytes.length === after.size) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
     await sleep(Math.max(stableMs, 100));
   }
   throw new DocumentError("read_failed", `the file kept changing while it was read (${READ_ATTEMPTS} attempts): is it still being written?`);
+}
+
+function rethrowAsReadError(err: NodeJS.ErrnoException): never {
+  throw readError(err);
 }
 
 function readError(err: NodeJS.ErrnoException): Error {
