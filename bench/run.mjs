@@ -140,7 +140,9 @@ if (rawScript.file) {
     label: "raw pdf.js (getTextContent, reference)",
     copies: 1,
     command: `node ${rel(rawScript.file)} FILE… (the ${baseFiles.length} files of the corpus)`,
-    run: () => nodeReport([rawScript.file, ...baseFiles]),
+    // pdf.js 6 needs Promise.withResolvers, which Node 20 lacks: the raw script gets the same
+    // polyfill the pipeline loads (a no-op on Node 22+), so both rows run the same pdf.js.
+    run: () => nodeReport(["--import", pathToFileURL(join(build.dist, "stages/extract/promise-with-resolvers.js")).href, rawScript.file, ...baseFiles]),
   });
 }
 measurements.push({
@@ -543,7 +545,7 @@ async function profilePipeline(m) {
 async function nodeReport(args) {
   const r = await measured(node, args);
   const m = /pages (\d+) chars (\d+) seconds ([\d.]+)/.exec(r.stdout);
-  if (!m) throw new Error(`unexpected output from ${rel(args[0])}: ${r.stdout.trim()}`);
+  if (!m) throw new Error(`unexpected output from ${rel(args.find((a) => a.endsWith(".mjs")) ?? args[0])}: ${r.stdout.trim()}`);
   const ipc = /ipc_seconds ([\d.]+) ipc_mib ([\d.]+)/.exec(r.stdout);
   return {
     wall: r.wall, cpu: r.cpu, rssKiB: r.rssKiB, heapAfterGcKiB: r.heapAfterGcKiB, pages: Number(m[1]), chars: Number(m[2]), selfSeconds: Number(m[3]),

@@ -7,9 +7,12 @@ type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 
 let pdfjsModule: Promise<PdfJs> | undefined;
 
-/** pdf.js is heavy (~0.3 s to import): it is loaded the first time a document is opened, once. */
+/**
+ * pdf.js is heavy (~0.3 s to import): it is loaded the first time a document is opened, once,
+ * after the one polyfill it needs on Node 20.
+ */
 export function loadPdfJs(): Promise<PdfJs> {
-  pdfjsModule ??= import("pdfjs-dist/legacy/build/pdf.mjs");
+  pdfjsModule ??= import("./promise-with-resolvers.js").then(() => import("pdfjs-dist/legacy/build/pdf.mjs"));
   return pdfjsModule;
 }
 
@@ -22,21 +25,22 @@ export interface OpenOptions {
 
 /**
  * Opens a PDF with the options pagestream always wants, and owns them all:
- * - no `eval` (fonts are never compiled to JS), no network, no system fonts, no font faces:
- *   text extraction needs glyph-to-Unicode maps, never rendered glyphs;
+ * - no code from the document ever runs: pdf.js 6 has no `eval` path left (fonts are
+ *   interpreted, never compiled to JS; the `isEvalSupported` option is gone with it), and
+ *   scripting exists only in its viewer, which is not loaded; no network, no system fonts, no
+ *   font faces: text extraction needs glyph-to-Unicode maps, never rendered glyphs;
  * - the package's own standard-font data and CMaps, as plain directory paths (a `file://` URL
  *   fails in Node); without the CMaps, CJK text comes back empty;
  * - warnings off: a damaged file is reported through the error record, not the console;
  * - a copy of the bytes, because pdf.js detaches the array it is given.
  *
- * The caller must `destroy()` the returned document in a `finally`.
+ * The caller must `loadingTask.destroy()` the returned document in a `finally`.
  */
 export async function openPdf(bytes: Uint8Array, options: OpenOptions = {}): Promise<PDFDocumentProxy> {
   const pdfjs = await loadPdfJs();
   const task = pdfjs.getDocument({
     data: bytes.slice(),
     password: options.password,
-    isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
     useWorkerFetch: false,

@@ -156,7 +156,7 @@ async function* extractPages(
     const fallbackGap = documentLineGap(read.flatMap((r) => (r.page ? [r.page.lines] : [])));
     for (const { number, page } of read) yield pageRecord(context, number, layout, page, fallbackGap);
   } finally {
-    await pdf.destroy().catch(() => {});
+    await pdf.loadingTask.destroy().catch(() => {});
   }
 }
 
