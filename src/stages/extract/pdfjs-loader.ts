@@ -9,10 +9,10 @@ let pdfjsModule: Promise<PdfJs> | undefined;
 
 /**
  * pdf.js is heavy (~0.3 s to import): it is loaded the first time a document is opened, once,
- * after the one polyfill it needs on Node 20.
+ * after the two polyfills it needs on Node 20.
  */
 export function loadPdfJs(): Promise<PdfJs> {
-  pdfjsModule ??= import("./promise-with-resolvers.js").then(() => import("pdfjs-dist/legacy/build/pdf.mjs"));
+  pdfjsModule ??= Promise.all([import("./promise-with-resolvers.js"), import("./array-buffer-transfer.js")]).then(() => import("pdfjs-dist/legacy/build/pdf.mjs"));
   return pdfjsModule;
 }
 
