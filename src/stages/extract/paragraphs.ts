@@ -14,6 +14,7 @@
 import type { Line, Paragraph } from "../../core/records.js";
 import { blankCodeLines, median, sameFontSize } from "../../core/text-geometry.js";
 import { startsWithListMarker } from "./list-markers.js";
+import { paragraphGaps, type GapEvidence, type LineKind } from "./paragraph-gaps.js";
 import { breaksWordBefore } from "./word-breaks.js";
 
 export interface ParagraphOptions {
@@ -51,13 +52,18 @@ export function segmentParagraphs(
   if (lines.length === 0) return [];
   const gaps = lineGaps(lines, flowBreaks);
   const lineGap = gaps.length >= MIN_GAPS_FOR_PAGE_MEASURE || fallbackGap <= 0 ? typicalLineGap(gaps) : fallbackGap;
+  const byGaps = paragraphGaps(
+    sizedGaps(lines, flowBreaks).flatMap(({ gap, kind }) => (kind ? [{ gap, kind }] : [])),
+    options.paragraphRatio,
+    typicalLineGap,
+  );
   const paragraphs: Paragraph[] = [];
   let start = 0;
   const columns = columnsOf(lines, flowBreaks);
   for (let i = 1; i < lines.length; i++) {
     const item = startsWithListMarker(lines[start]!.text) ? lines[start]! : undefined;
     const column = columns.find((c) => i < c.from + c.lines.length)!;
-    const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(column, i - column.from, lineGap, options, item);
+    const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(column, i - column.from, lineGap, byGaps, options, item);
     if (breaks) {
       paragraphs.push(makeParagraph(lines, start, i));
       start = i;
@@ -94,15 +100,26 @@ const MIN_GAPS_FOR_PAGE_MEASURE = 6;
 
 /** The gaps between consecutive lines of one size, in units of their font size. */
 export function lineGaps(lines: readonly Line[], flowBreaks: ReadonlySet<number> = new Set()): number[] {
-  const gaps: number[] = [];
+  return sizedGaps(lines, flowBreaks).map((g) => g.gap);
+}
+
+/** The same gaps, each with the kind of line on both sides of it, or none when the two differ (see paragraph-gaps.ts). */
+function sizedGaps(lines: readonly Line[], flowBreaks: ReadonlySet<number>): { gap: number; kind?: LineKind }[] {
+  const gaps: { gap: number; kind?: LineKind }[] = [];
   for (let i = 1; i < lines.length; i++) {
     if (flowBreaks.has(i)) continue;
     const prev = lines[i - 1]!;
     const line = lines[i]!;
     const gap = prev.y - line.y;
-    if (gap > 0 && sameFontSize(prev.fontSize, line.fontSize)) gaps.push(gap / line.fontSize);
+    if (gap <= 0 || !sameFontSize(prev.fontSize, line.fontSize)) continue;
+    const sameKind = Math.round(prev.fontSize * 10) === Math.round(line.fontSize * 10) && isMonospace(prev) === isMonospace(line);
+    gaps.push({ gap: gap / line.fontSize, ...(sameKind ? { kind: kindOf(line) } : {}) });
   }
   return gaps;
+}
+
+function kindOf(line: Line): LineKind {
+  return { fontSize: line.fontSize, monospace: isMonospace(line) };
 }
 
 /**
@@ -127,7 +144,7 @@ function columnsOf(lines: readonly Line[], flowBreaks: ReadonlySet<number>): { f
  * paragraph when it opens a list item. Only the column is looked at: the lines of the next
  * column say nothing about where this one's margin is.
  */
-function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap: number, o: ParagraphOptions, item?: Line): boolean {
+function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap: number, byGaps: GapEvidence, o: ParagraphOptions, item?: Line): boolean {
   const { lines } = column;
   const prev = lines[i - 1]!;
   const line = lines[i]!;
@@ -139,7 +156,8 @@ function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap:
   // A line that ends inside a word ("Drei-" + "ecke") never ends a paragraph, whatever gap a
   // figure or a float leaves before the rest of the word.
   if (breaksWordBefore(prev.text, line.text)) return false;
-  if (lineGap > 0 && gap / line.fontSize > o.paragraphRatio * lineGap) return true;
+  const gapped = byGaps.thresholdFor(kindOf(line));
+  if (lineGap > 0 && gap / line.fontSize > (gapped ?? o.paragraphRatio * lineGap)) return true;
   if (isMonospace(line) !== isMonospace(prev)) return true;
   // Code keeps its own indentation and short lines: only gaps and font changes split it.
   if (isMonospace(line)) return false;
@@ -153,7 +171,7 @@ function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap:
   // Centred and right-aligned lines (titles, letterheads, addresses) break where the author
   // chose; without a gap they stay one paragraph.
   if (!aligned(line.x, prev.x, line.fontSize)) return false;
-  return followsShortLine(lines, i, o);
+  return gapped === undefined && followsShortLine(lines, i, o);
 }
 
 /**
