@@ -9,6 +9,7 @@ import type { Line, PageRecord } from "../../core/records.js";
 import { sameFontSize } from "../../core/text-geometry.js";
 
 const SENTENCE_END = /[.!?:]["”’»)\]]*$/u;
+const SENTENCE_START = /^["“‘„«(\[]*\p{Lu}/u;
 
 export function continuesOnNextPage(page: PageRecord, next: PageRecord): boolean {
   const last = page.paragraphs[page.paragraphs.length - 1];
@@ -21,8 +22,9 @@ export function continuesOnNextPage(page: PageRecord, next: PageRecord): boolean
   const after = next.lines[first.start + 1];
   if (after && first.end > first.start + 1 && head.x - after.x > head.fontSize) return false;
   if (!reachesMargin(page.lines, tail, page.width)) return false;
-  // A full last line that ends a sentence, followed by a capital: a new paragraph as likely as not.
-  return !(SENTENCE_END.test(tail.text) && /^\p{Lu}/u.test(head.text));
+  // A full last line that ends a sentence, followed by a capital (after any opening quote or
+  // bracket: "“Contributor” shall mean…"): a new paragraph as likely as not.
+  return !(SENTENCE_END.test(tail.text) && SENTENCE_START.test(head.text));
 }
 
 /**
