@@ -161,6 +161,12 @@ describe("paragraphs over page breaks", () => {
     const indented = page(2, [line("Library hours will change in May", 700, 90, 382), line("and the rota will follow.", 688, 72, 200)]);
     expect(continuesOnNextPage(full, indented)).toBe(false);
   });
+
+  it("does not continue after a full line that ends a sentence when the next page opens with a quoted capital", () => {
+    const a = page(1, [line("designated in writing by the copyright", 120), line("owner as \"Not a Contribution.\"", 108)]);
+    const b = page(2, [line("\"Contributor\" shall mean Licensor and", 700), line("any individual or Legal Entity.", 688, 72, 200)]);
+    expect(continuesOnNextPage(a, b)).toBe(false);
+  });
 });
 
 describe("the run's word evidence", () => {
