@@ -1,6 +1,8 @@
 import { formatIssue, loadPipelineFile } from "../core/config.js";
+import { checkEnvironment, formatEnvironmentIssue } from "../core/environment-check.js";
 import { EXIT } from "./exit-codes.js";
 
+/** The pure checks first (every problem with its line and column), then what the components need from the machine. */
 export async function validateCommand(path: string): Promise<number> {
   const result = await loadPipelineFile(path);
   if (!result.ok) {
@@ -8,6 +10,11 @@ export async function validateCommand(path: string): Promise<number> {
     return EXIT.usage;
   }
   const { config } = result;
+  const environment = await checkEnvironment(config, { baseDir: config.baseDir, warn: (m) => process.stderr.write(`pagestream: ${m}\n`) });
+  if (environment.length) {
+    for (const issue of environment) process.stderr.write(formatEnvironmentIssue(issue, path) + "\n");
+    return EXIT.usage;
+  }
   process.stdout.write(
     `${path}: ok (source ${config.source.spec.type}; stages ${config.stages.map((s) => s.spec.type).join(" → ")}; sinks ${config.sinks.map((s) => s.spec.type).join(", ")})\n`,
   );

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import type { PipelineConfig } from "./config.js";
+import { assertEnvironment } from "./environment-check.js";
 import type { RunContext } from "./plugin.js";
 import { RunState } from "./run-state.js";
 import type { Pipeline, RunSink } from "./runner.js";
@@ -17,6 +18,8 @@ export const STATE_FILE = "run-state.sqlite";
 
 export async function buildPipeline(config: PipelineConfig, context: RunContext): Promise<Pipeline> {
   const { settings } = config;
+  // What the components need from the machine (a program, a language pack) before anything opens.
+  await assertEnvironment(config, context);
   // The source first: one that cannot be reached (a missing bucket) stops the run before anything is written.
   const source = await config.source.spec.create(config.source.options, context);
   const runFolder = resolve(config.baseDir, settings.run_folder);

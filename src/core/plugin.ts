@@ -8,6 +8,7 @@
  * - `examples` are option objects (without `type`) that a test validates, so they cannot rot.
  * - `create` is the second phase: it runs only after the whole pipeline validated, and may touch
  *   the environment (open files, connect). It must not do heavy imports before it is called.
+ *   `check`, optional, looks at the environment in between (see ComponentSpec.check).
  */
 import type { Observable } from "rxjs";
 import type { z } from "zod";
@@ -158,6 +159,14 @@ interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instan
   readonly summary: string;
   readonly options: Options;
   readonly examples: readonly z.input<Options>[];
+  /**
+   * Optional: checks what the component needs from the machine and the file cannot say (a
+   * program, a language pack). Runs after every option validated, before anything is built:
+   * `pagestream validate` reports it, and a run stops on it before it opens the source. Throws
+   * an Error saying what is missing and how to install it. Extraction workers build stages with
+   * `create` alone, so a `create` that needs the same must check it too.
+   */
+  check?(options: z.output<Options>, context: RunContext): Promise<void>;
   create(options: z.output<Options>, context: Context): Instance | Promise<Instance>;
 }
 
