@@ -108,6 +108,16 @@ export function layoutLines(
   );
 }
 
+/**
+ * Phase one for words that come with positions but no content stream (an OCR engine's words):
+ * the geometric order of an untagged page (lines by baseline, columns, tables) and the same
+ * normalisation, so that phase two makes their paragraphs as for any other page.
+ */
+export function layoutRuns(runs: readonly TextRun[], options: LayoutOptions, orderReason: string): PageLines {
+  const page = geometricOrder(runs, options);
+  return finish({ ...page, chars: countChars(runs), ocrSuspect: false, orderSource: "geometry", orderReason, untaggedGlyphs: 0 }, options);
+}
+
 function countChars(runs: readonly TextRun[]): number {
   return runs.reduce((n, r) => n + r.text.replace(/\s/g, "").length, 0);
 }
