@@ -45,6 +45,8 @@ program
   .option("--password <password>", "password for an encrypted PDF", undefined)
   .option("--no-strip-furniture", "keep running headers, footers and page numbers")
   .option("--no-dehyphenate", "leave words broken at line ends as printed")
+  .option("--ocr", "read pages without selectable text (scans) with Tesseract 5 (Debian tesseract-ocr)")
+  .option("--ocr-languages <codes>", 'Tesseract languages for --ocr, e.g. "eng,deu" (default eng; implies --ocr)')
   .action(async (pdf: string, opts: import("./cli/extract-command.js").ExtractFlags) => {
     const { extractCommand } = await import("./cli/extract-command.js");
     process.exitCode = await extractCommand(pdf, opts);
@@ -68,8 +70,9 @@ program
   .option("--document <id>", "only this document: its sha256 (or 8+ leading hex digits) or its path")
   .option("--path <prefix>", "only documents whose path starts with this")
   .option("--substring", "find the query as a literal substring (needs `trigram: true` on the sink)")
+  .addOption(new Option("--source <source>", "only text read by OCR from page images (ocr), or only the PDFs' own text (text)").choices(["ocr", "text"]))
   .option("--json", "print the hits as JSON")
-  .action(async (query: string, opts: { db: string; limit: number; document?: string; path?: string; substring?: boolean; json?: boolean }) => {
+  .action(async (query: string, opts: import("./cli/search-command.js").SearchFlags) => {
     const { searchCommand } = await import("./cli/search-command.js");
     process.exitCode = await searchCommand(query, opts);
   });

@@ -4,7 +4,7 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DEFAULT_STAGES } from "../core/default-pipeline.js";
+import { DEFAULT_STAGES, withOcr } from "../core/default-pipeline.js";
 import { documentText } from "../core/page-text.js";
 import type { Stage } from "../core/plugin.js";
 import type { DocumentResult, PageRecord } from "../core/records.js";
@@ -23,6 +23,10 @@ export interface ExtractFlags {
   stripFurniture?: boolean;
   /** commander's `--no-dehyphenate`. */
   dehyphenate?: boolean;
+  /** Read pages without selectable text by OCR (the ocr stage after flag-scans). */
+  ocr?: boolean;
+  /** `--ocr-languages eng,deu`. */
+  ocrLanguages?: string;
 }
 
 export async function extractCommand(file: string, flags: ExtractFlags): Promise<number> {
@@ -33,15 +37,22 @@ export async function extractCommand(file: string, flags: ExtractFlags): Promise
   }
   const stages: Stage[] = [];
   const skipped = new Set([...(flags.stripFurniture === false ? ["strip-furniture"] : []), ...(flags.dehyphenate === false ? ["dehyphenate"] : [])]);
-  for (const { type } of DEFAULT_STAGES.filter((s) => !skipped.has(s.type))) {
+  const chosen = (flags.ocr || flags.ocrLanguages !== undefined ? withOcr(DEFAULT_STAGES) : DEFAULT_STAGES).filter((s) => !skipped.has(s.type));
+  for (const { type } of chosen) {
     const spec = await loadSpec("stage", type, process.cwd());
-    const overrides = type === "extract" ? extractOverrides(flags) : {};
+    const overrides = type === "extract" ? extractOverrides(flags) : type === "ocr" ? ocrOverrides(flags) : {};
     const parsed = spec.options.safeParse(overrides);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) process.stderr.write(`pagestream: --${String(issue.path[0] ?? type)}: ${issue.message}\n`);
+      for (const issue of parsed.error.issues) process.stderr.write(`pagestream: --${type === "ocr" ? "ocr-" : ""}${String(issue.path[0] ?? type)}: ${issue.message}\n`);
       return EXIT.usage;
     }
-    stages.push(await spec.create(parsed.data, { baseDir: process.cwd(), warn: (m) => process.stderr.write(`pagestream: ${m}\n`) }));
+    try {
+      stages.push(await spec.create(parsed.data, { baseDir: process.cwd(), warn: (m) => process.stderr.write(`pagestream: ${m}\n`) }));
+    } catch (err) {
+      // What a stage needs from the machine (Tesseract, a language pack) is missing: say what to install.
+      process.stderr.write(`pagestream: ${type}: ${(err as Error).message}\n`);
+      return EXIT.fatal;
+    }
   }
   const result = await processDocument(fileItem(resolve(file), info.size, info.mtimeMs), stages);
   for (const w of result.warnings) process.stderr.write(`pagestream: ${file}: ${w.message}\n`);
@@ -59,6 +70,10 @@ function extractOverrides(flags: ExtractFlags): Record<string, unknown> {
     ...(flags.pages !== undefined ? { pages: flags.pages } : {}),
     ...(flags.password !== undefined ? { password: flags.password } : {}),
   };
+}
+
+function ocrOverrides(flags: ExtractFlags): Record<string, unknown> {
+  return flags.ocrLanguages !== undefined ? { languages: flags.ocrLanguages.split(/[,+]/).map((l) => l.trim()).filter(Boolean) } : {};
 }
 
 /**

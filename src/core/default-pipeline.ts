@@ -11,3 +11,13 @@ export const DEFAULT_STAGES: readonly { type: string }[] = [
   { type: "strip-furniture" },
   { type: "dehyphenate" },
 ];
+
+/**
+ * The default stages with OCR (`pagestream extract --ocr`): after flag-scans, which says which
+ * pages are scans, and before strip-furniture, which must see the running headers and page
+ * numbers of OCR pages too.
+ */
+export function withOcr(stages: readonly { type: string }[]): { type: string }[] {
+  const at = stages.findIndex((s) => s.type === "flag-scans");
+  return at < 0 ? [...stages, { type: "ocr" }] : [...stages.slice(0, at + 1), { type: "ocr" }, ...stages.slice(at + 1)];
+}

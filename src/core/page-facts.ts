@@ -17,12 +17,14 @@ export function pageFurniture(page: PageRecord): Furniture | undefined {
 
 /**
  * Flag names, sorted: `columns_uncertain` (reading order uncertain), `garbled` (unmapped
- * characters), `ocr_layer`, `scan`.
+ * characters), `ocr` (the text was read from the page image by the ocr stage), `ocr_layer`
+ * (the PDF's text is an OCR layer someone else made), `scan`.
  */
 export function pageFlags(page: PageRecord): string[] {
   const flags: string[] = [];
   if (page.columns === "uncertain") flags.push("columns_uncertain");
   if (page.garbled !== undefined) flags.push("garbled");
+  if (page.source === "ocr") flags.push("ocr");
   if (page.ocrLayer) flags.push("ocr_layer");
   if (page.scan) flags.push("scan");
   return flags;

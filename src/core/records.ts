@@ -163,12 +163,37 @@ export interface PageRecord {
   garbled?: number;
   /** Text flag-scans took off a scanned page (a stamped page number), kept for audit. */
   strayText?: string;
+  /** Set by ocr: the page's text was read from its image by OCR (absent: it is the PDF's own text layer). */
+  source?: "ocr";
+  /** Set by ocr: how the page was read, and how sure the engine was. */
+  ocr?: OcrFacts;
   /** Set by strip-furniture: the running header and footer lines taken off the page, and its printed page label. */
   furniture?: Furniture;
   /** Set by dehyphenate: every line-end hyphen it decided, and why. */
   dehyphenated?: Dehyphenation[];
   /** Set by dehyphenate: the page's last paragraph goes on at the top of the next page. */
   continues?: boolean;
+}
+
+/** How an OCR page was read (see the ocr stage). */
+export interface OcrFacts {
+  engine: "tesseract";
+  /** The engine's version, as it reports it ("5.3.0"). */
+  version: string;
+  /** Language packs used, in the order given to the engine. */
+  languages: string[];
+  /** Resolution the page was rendered at for the engine. */
+  dpi: number;
+  /** What rendered the page: pdf.js in the worker, or poppler's pdftoppm. */
+  renderer: "pdfjs" | "pdftoppm";
+  /** Words read. */
+  words: number;
+  /** Mean of the words' confidences (0–100, one decimal); 0 when no word was read. */
+  meanConfidence: number;
+  /** Words with a confidence under the stage's `low_confidence` threshold: likely misreadings. */
+  lowConfidenceWords: number;
+  /** The tilt of the scanned text found on the page (degrees, counter-clockwise), taken out before lines were built. */
+  skewDegrees: number;
 }
 
 export interface Furniture {

@@ -21,6 +21,7 @@ export const BUILTINS = {
     dehyphenate: () => import("../stages/dehyphenate/stage.js"),
     extract: () => import("../stages/extract/stage.js"),
     "flag-scans": () => import("../stages/flag-scans/stage.js"),
+    ocr: () => import("../stages/ocr/stage.js"),
     "strip-furniture": () => import("../stages/strip-furniture/stage.js"),
   } satisfies Record<string, Loader<StageSpec>>,
   sink: {

@@ -9,7 +9,7 @@
  * - An invisible text layer (render mode 3) is an OCR layer: text, but flagged as such.
  * - Characters that did not map to Unicode (U+FFFD, private use) are reported as `garbled`.
  */
-import type { PageRecord } from "../../core/records.js";
+import type { DocumentWarning, PageRecord } from "../../core/records.js";
 
 export interface ScanOptions {
   minCharsPerPage: number;
@@ -55,4 +55,12 @@ export function isScanDocument(charsPerPage: readonly number[], minCharsPerPage:
 /** "2", "2, 4": the page list of DOMAIN §5's warning. */
 export function pageList(pages: readonly number[]): string {
   return pages.join(", ");
+}
+
+/** The warning's code: pages without selectable text that came out empty. */
+export const PAGES_WITHOUT_TEXT = "pages_without_text";
+
+/** DOMAIN §5's warning for the pages without selectable text that came out empty. */
+export function pagesWithoutTextWarning(pages: readonly number[]): DocumentWarning {
+  return { code: PAGES_WITHOUT_TEXT, message: `${pages.length} page(s) have no selectable text and came out empty: ${pageList(pages)}`, pages: [...pages] };
 }

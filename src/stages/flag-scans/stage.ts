@@ -3,7 +3,7 @@ import { rerender } from "../../core/page-edit.js";
 import { defineStage } from "../../core/plugin.js";
 import type { DocRecord, PageRecord } from "../../core/records.js";
 import { wholeDocument } from "../../core/stage-operators.js";
-import { countChars, isScanDocument, pageList, pageVerdict } from "./scan-verdict.js";
+import { countChars, isScanDocument, pageList, pagesWithoutTextWarning, pageVerdict } from "./scan-verdict.js";
 
 const options = z.strictObject({
   min_chars_per_page: z
@@ -51,13 +51,7 @@ export default defineStage({
             const chars = pages.map((p) => countChars(p.strayText ?? p.text));
             const scan = isScanDocument(chars, opts.min_chars_per_page);
             if (context.document) context.document = { ...context.document, scan, scanPages };
-            if (scanPages.length) {
-              context.warnings.push({
-                code: "pages_without_text",
-                message: `${scanPages.length} page(s) have no selectable text and came out empty: ${pageList(scanPages)}`,
-                pages: scanPages,
-              });
-            }
+            if (scanPages.length) context.warnings.push(pagesWithoutTextWarning(scanPages));
             const garbled = pages.filter((p) => p.garbled !== undefined).map((p) => p.number);
             if (garbled.length) {
               context.warnings.push({ code: "garbled_text", message: `${garbled.length} page(s) have text that did not map to Unicode (a broken font encoding): ${pageList(garbled)}`, pages: garbled });

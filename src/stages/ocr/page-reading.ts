@@ -1,0 +1,59 @@
+/**
+ * Reading a document's pages by OCR: each page rendered, then read by Tesseract, one page at a
+ * time. The next page is rendered while Tesseract reads the current one (the renderer and
+ * Tesseract run on different cores), so rendering costs almost nothing on top of recognition;
+ * at most two page images are held at once.
+ *
+ * A page that fails (a renderer error, Tesseract past the page's time budget) is reported and
+ * the others are read: one bad page does not cost the document.
+ */
+import { describeError } from "../../core/document-error.js";
+import { ChildTimeoutError } from "./child-process.js";
+import type { DocumentRenderer, Renderer } from "./page-renderer.js";
+import type { PageImage } from "./pgm.js";
+import { recognize } from "./tesseract.js";
+import { parseTsv, type OcrWord } from "./tsv.js";
+
+export interface ReadSettings {
+  tesseract: string;
+  renderer: Renderer;
+  languages: readonly string[];
+  dpi: number;
+  /** Budget of each step of a page: rendering it, then reading it. */
+  pageTimeoutMs: number;
+}
+
+export type PageReading = { number: number; words: OcrWord[]; imageWidth: number; imageHeight: number } | { number: number; error: string };
+
+export async function readPages(bytes: Uint8Array, numbers: readonly number[], settings: ReadSettings): Promise<PageReading[]> {
+  let renderer: DocumentRenderer;
+  try {
+    renderer = await settings.renderer.open(bytes, { dpi: settings.dpi, timeoutMs: settings.pageTimeoutMs });
+  } catch (err) {
+    return numbers.map((number) => ({ number, error: `${settings.renderer.name} could not open the document: ${describeError(err)}` }));
+  }
+  const render = (number: number): Promise<PageImage | Error> => renderer.render(number).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  const out: PageReading[] = [];
+  try {
+    let next = numbers.length ? render(numbers[0]!) : undefined;
+    for (let k = 0; k < numbers.length; k++) {
+      const number = numbers[k]!;
+      const image = await next!;
+      next = k + 1 < numbers.length ? render(numbers[k + 1]!) : undefined;
+      if (image instanceof Error) {
+        out.push({ number, error: `${settings.renderer.name} could not render it: ${image.message}` });
+        continue;
+      }
+      try {
+        const tsv = await recognize(settings.tesseract, image.pgm, { languages: settings.languages, dpi: settings.dpi, timeoutMs: settings.pageTimeoutMs });
+        out.push({ number, words: parseTsv(tsv), imageWidth: image.width, imageHeight: image.height });
+      } catch (err) {
+        const reason = err instanceof ChildTimeoutError ? `Tesseract took longer than page_timeout_seconds (${err.seconds} s) and was stopped` : describeError(err);
+        out.push({ number, error: reason });
+      }
+    }
+  } finally {
+    await renderer.close();
+  }
+  return out;
+}
