@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
 import { defineSink, type PreviousDelivery } from "../core/plugin.js";
-import type { ChunkRecord, DocumentResult, Line, PageRecord } from "../core/records.js";
+import type { ChunkRecord, DocumentResult, Line, OcrFacts, PageRecord } from "../core/records.js";
 import { documentStatus, pageFlags, pageLabel } from "../core/page-facts.js";
 import { isLogFileToken, LogFile, type LogFileToken } from "./log-file.js";
 
@@ -203,10 +203,26 @@ function pageRecord(page: PageRecord, pageCount: number, includeLines: boolean):
     ...(label ? { page_label: label } : {}),
     ...(page.furniture ? { furniture: { header: page.furniture.header, footer: page.furniture.footer } } : {}),
     ...(page.continues ? { continues: true } : {}),
+    ...(page.ocr ? { source: "ocr", ocr: ocrRecord(page.ocr) } : {}),
     width: page.width,
     height: page.height,
     rotation: page.rotation,
     ...(includeLines ? { lines: page.lines.map(lineRecord) } : {}),
+  };
+}
+
+/** How the ocr stage read the page, with the file's snake_case keys. */
+function ocrRecord(ocr: OcrFacts): object {
+  return {
+    engine: ocr.engine,
+    version: ocr.version,
+    languages: ocr.languages,
+    dpi: ocr.dpi,
+    renderer: ocr.renderer,
+    words: ocr.words,
+    mean_confidence: ocr.meanConfidence,
+    low_confidence_words: ocr.lowConfidenceWords,
+    skew_degrees: ocr.skewDegrees,
   };
 }
 

@@ -3,8 +3,9 @@
  *
  * - `documents`: one row per source file (by uri), with its status, error, page count, title,
  *   when it was written (`ingested_at`) and the hashes a re-run compares.
- * - `pages`: each page's text, printed label, flags and furniture, and where its text sits in
- *   the document text chunk offsets point into.
+ * - `pages`: each page's text, printed label, flags and furniture, how OCR read it (`ocr`,
+ *   for pages the ocr stage read from their image), and where its text sits in the document
+ *   text chunk offsets point into.
  * - `chunks`: the chunk records, `id` the same UUID as in the JSONL. `title` repeats the
  *   document's title so the full-text index can hold it beside the text.
  * - `chunks_fts`: FTS5 over chunk text and title, external content (the text is stored once, in
@@ -56,6 +57,7 @@ CREATE TABLE IF NOT EXISTS pages (
   mode TEXT NOT NULL,
   flags TEXT NOT NULL,
   furniture TEXT,
+  ocr TEXT,
   PRIMARY KEY (document_id, number)
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chunks (
@@ -78,6 +80,16 @@ CREATE TABLE IF NOT EXISTS chunks (
 ) STRICT;
 CREATE INDEX IF NOT EXISTS chunks_id ON chunks (id);
 `;
+
+/**
+ * How an archive of an older schema version becomes the current one, by version. Only changes
+ * that keep every row as it is: the rows of each document are rewritten anyway on the next run,
+ * since the schema version is part of every document's config hash.
+ */
+const MIGRATIONS: Record<number, string> = {
+  // 2: pages.ocr, how the ocr stage read a page.
+  1: "ALTER TABLE pages ADD COLUMN ocr TEXT;",
+};
 
 export function ftsTokenizer(settings: IndexSettings): string {
   return settings.stemming === "porter" ? "porter unicode61 remove_diacritics 2" : "unicode61 remove_diacritics 2";
@@ -133,7 +145,10 @@ export function prepareArchive(db: Database, settings: IndexSettings): { changes
     const setMeta = (key: string, value: string) => db.prepare("INSERT INTO archive_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
     const version = meta("schema_version");
     if (version !== undefined && Number(version) !== ARCHIVE_SCHEMA_VERSION) {
-      throw new Error(`the archive has schema version ${version}, and this pagestream writes version ${ARCHIVE_SCHEMA_VERSION}: write to a new file`);
+      const migrate = MIGRATIONS[Number(version)];
+      if (!migrate) throw new Error(`the archive has schema version ${version}, and this pagestream writes version ${ARCHIVE_SCHEMA_VERSION}: write to a new file`);
+      db.exec(migrate);
+      changed.push(`tables, upgraded from schema version ${version} to ${ARCHIVE_SCHEMA_VERSION} (its documents are written again)`);
     }
     setMeta("schema_version", String(ARCHIVE_SCHEMA_VERSION));
     if (meta("archive_id") === undefined) setMeta("archive_id", randomUUID());

@@ -10,7 +10,7 @@ import { documentText } from "../../stages/chunk/document-text.js";
 import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../core/page-facts.js";
 
 /** Bumped when the tables change shape; an archive of another version is refused, not migrated blindly. */
-export const ARCHIVE_SCHEMA_VERSION = 1;
+export const ARCHIVE_SCHEMA_VERSION = 2;
 
 export interface DocumentRow {
   uri: string;
@@ -39,6 +39,8 @@ export interface PageRow {
   flags: string;
   /** JSON of the page's furniture record, when a stage left one. */
   furniture: string | null;
+  /** JSON of how the ocr stage read the page (engine, version, languages, dpi, confidence…); null for the PDF's own text. */
+  ocr: string | null;
 }
 
 export interface ChunkRow {
@@ -93,6 +95,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
       mode: page.mode,
       flags: JSON.stringify(pageFlags(page)),
       furniture: furniture === undefined ? null : JSON.stringify(furniture),
+      ocr: page.ocr ? JSON.stringify(page.ocr) : null,
     };
   });
   const chunks: ChunkRow[] = result.chunks.map((c) => ({

@@ -22,6 +22,8 @@ export interface SearchOptions {
   pathPrefix?: string;
   /** Find the query as a literal substring, in the trigram index. */
   substring?: boolean;
+  /** Only matches in text read by OCR from page images (`ocr`), or only matches in the PDFs' own text (`text`). */
+  source?: "ocr" | "text";
 }
 
 export interface SearchHit {
@@ -43,6 +45,8 @@ export interface SearchHit {
   snippet: string;
   /** [start, end) of each match in `snippet`. */
   highlights: [number, number][];
+  /** Present when the matched text was read by OCR from a page image: the pages so read and their mean confidence (0–100). */
+  ocr?: { pages: number[]; meanConfidence: number };
 }
 
 export interface SearchResult {
@@ -55,6 +59,8 @@ export interface SearchResult {
 /** bm25 weights of the indexed columns: a word in the chunk's own text counts twice one in its document's title. */
 const WEIGHTS: Record<string, string> = { [FTS_TABLE]: "bm25(1.0, 0.5)", [TRIGRAM_TABLE]: "bm25(1.0)" };
 const SNIPPET_TOKENS = 24;
+/** Candidates ranked per hit asked for when matches are filtered by where their text came from. */
+const SOURCE_CANDIDATES = 10;
 const START = "\u0001";
 const END = "\u0002";
 
@@ -75,6 +81,10 @@ export function searchArchive(db: Database, query: string, options: SearchOption
     filters.push("substr(d.uri, 1, length(@prefix)) = @prefix");
     params.prefix = options.pathPrefix;
   }
+  // Whether a match is in OCR text is known per page, once the match is placed: only chunks with
+  // an OCR page can hold one, and more candidates are ranked for the matches that are left out.
+  if (options.source === "ocr") filters.push("EXISTS (SELECT 1 FROM json_each(c.flags) WHERE json_each.value = 'ocr')");
+  if (options.source !== undefined) params.limit = options.limit * SOURCE_CANDIDATES;
   const ranked = sqlite(() =>
     db
       .prepare(
@@ -95,7 +105,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
   const chunkRow = db.prepare(
     "SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.sha256, d.uri, d.title FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.seq = ?",
   );
-  const pageRows = db.prepare("SELECT number, label, char_start, char_end FROM pages WHERE document_id = ? AND char_start IS NOT NULL ORDER BY number");
+  const pageRows = db.prepare("SELECT number, label, char_start, char_end, ocr FROM pages WHERE document_id = ? AND char_start IS NOT NULL ORDER BY number");
   const pagesOf = new Map<number, PageOffsets[]>();
 
   const hits: SearchHit[] = [];
@@ -116,6 +126,8 @@ export function searchArchive(db: Database, query: string, options: SearchOption
     seen.add(key);
     const matchPages: [number, number] = first ? [pageOf(pages, docStart, chunk.page_start), pageOf(pages, docEnd, chunk.page_end)] : [chunk.page_start, chunk.page_end];
     const { snippet, highlights } = cleanSnippet(text.snippet);
+    const ocr = ocrOf(pages.filter((p) => p.number >= matchPages[0] && p.number <= matchPages[1]));
+    if ((options.source === "ocr" && !ocr) || (options.source === "text" && ocr)) continue;
     hits.push({
       score: -rank,
       documentId: chunk.sha256,
@@ -129,9 +141,19 @@ export function searchArchive(db: Database, query: string, options: SearchOption
       matchPageLabels: pages.filter((p) => p.number >= matchPages[0] && p.number <= matchPages[1] && p.label).map((p) => p.label!),
       snippet,
       highlights,
+      ...(ocr ? { ocr } : {}),
     });
   }
   return { query, match, hits };
+}
+
+/** The OCR pages among the matched pages, and their confidence (weighted by words); undefined when none was read by OCR. */
+function ocrOf(pages: readonly PageOffsets[]): SearchHit["ocr"] {
+  const read = pages.flatMap((p) => (p.ocr ? [{ number: p.number, facts: JSON.parse(p.ocr) as { words?: number; meanConfidence?: number } }] : []));
+  if (read.length === 0) return undefined;
+  const words = read.reduce((n, r) => n + (r.facts.words ?? 0), 0);
+  const confidence = words ? read.reduce((s, r) => s + (r.facts.meanConfidence ?? 0) * (r.facts.words ?? 0), 0) / words : 0;
+  return { pages: read.map((r) => r.number), meanConfidence: Math.round(confidence * 10) / 10 };
 }
 
 interface ChunkOffsets {
@@ -144,6 +166,8 @@ interface PageOffsets {
   label: string | null;
   char_start: number;
   char_end: number;
+  /** JSON of the page's OCR facts, for pages read by OCR. */
+  ocr: string | null;
 }
 
 /** [start, end) of each marked match in highlight()'s output, as offsets into the chunk text. */
