@@ -64,6 +64,18 @@ describe("jsonl sink", () => {
     ]);
   });
 
+  it("says on a page read by OCR that it was, and how (snake_case keys, after the page's own facts)", async () => {
+    const s = await sink();
+    const ocr = { engine: "tesseract" as const, version: "5.3.0", languages: ["eng", "deu"], dpi: 300, renderer: "pdftoppm" as const, words: 212, meanConfidence: 94.6, lowConfidenceWords: 3, skewDegrees: -0.8 };
+    await s.write({ ...ok, pages: [{ ...page(1), scan: true, scanReason: "image_only", source: "ocr", ocr }] } as DocumentResult);
+    await s.close(summary);
+    const [line] = (await readFile(join(dir, "out/pages.jsonl"), "utf8")).split("\n");
+    expect(line).toBe(
+      '{"type":"page","doc_id":"abc","uri":"/in/a.pdf","page":1,"page_count":2,"text":"Hello","empty":false,"mode":"reflow","order_source":"geometry","order_reason":"no structure tree","untagged_glyphs":0,"columns":1,"flags":["ocr","scan"],"scan_reason":"image_only",' +
+        '"source":"ocr","ocr":{"engine":"tesseract","version":"5.3.0","languages":["eng","deu"],"dpi":300,"renderer":"pdftoppm","words":212,"mean_confidence":94.6,"low_confidence_words":3,"skew_degrees":-0.8},"width":612,"height":792,"rotation":0}',
+    );
+  });
+
   it("adds lines with their runs when include_lines is set", async () => {
     const s = await sink({ include_lines: true });
     await s.write(ok);

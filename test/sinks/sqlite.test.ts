@@ -85,8 +85,8 @@ describe("sqlite sink", () => {
       expect(d.content_hash).toMatch(/^[0-9a-f]{64}$/);
     }
     expect(pages).toEqual([
-      { document_id: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", flags: "[]", furniture: null },
-      { document_id: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", flags: "[]", furniture: null },
+      { document_id: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", flags: "[]", furniture: null, ocr: null },
+      { document_id: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", flags: "[]", furniture: null, ocr: null },
     ]);
     if (notice.status !== "ok") throw new Error("fixture");
     expect((chunks as { id: string; chunk_index: number; text: string; title: string }[]).map((c) => [c.id, c.chunk_index, c.text, c.title])).toEqual(
@@ -243,5 +243,25 @@ describe("sqlite sink", () => {
     db.prepare("UPDATE archive_meta SET value = '99' WHERE key = 'schema_version'").run();
     db.close();
     await expect(run([])).rejects.toThrow(`the archive has schema version 99, and this pagestream writes version ${ARCHIVE_SCHEMA_VERSION}: write to a new file`);
+  });
+
+  it("upgrades a version 1 archive (no pages.ocr) in place, keeping its documents, and writes OCR facts into it", async () => {
+    await run([await doc("harbour", [[text(S0)]])]);
+    const db = new Database(join(dir, "out/archive.sqlite"));
+    db.exec("ALTER TABLE pages DROP COLUMN ocr; UPDATE archive_meta SET value = '1' WHERE key = 'schema_version';");
+    db.close();
+    const ocr = { engine: "tesseract" as const, version: "5.3.0", languages: ["eng"], dpi: 300, renderer: "pdftoppm" as const, words: 12, meanConfidence: 95.1, lowConfidenceWords: 0, skewDegrees: 1.2 };
+    const scanned = await result([page(1, [text(S1)], { uri: "/in/scanned.pdf", documentId: "scanned".padEnd(64, "0"), source: "ocr", ocr, scan: true })], { limits: { maxTokens: 24 } });
+    const warnings = await run([scanned]);
+    expect(warnings).toEqual([`out/archive.sqlite: rebuilt the tables, upgraded from schema version 1 to ${ARCHIVE_SCHEMA_VERSION} (its documents are written again)`]);
+    const after = open();
+    const rows = after.prepare("SELECT d.uri, p.flags, p.ocr FROM pages p JOIN documents d ON d.id = p.document_id ORDER BY d.uri").all() as { uri: string; flags: string; ocr: string | null }[];
+    expect(rows).toEqual([
+      { uri: "/in/harbour.pdf", flags: "[]", ocr: null },
+      { uri: "/in/scanned.pdf", flags: '["ocr","scan"]', ocr: JSON.stringify(ocr) },
+    ]);
+    expect((after.prepare("SELECT flags FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.uri = '/in/scanned.pdf'").all() as { flags: string }[]).map((c) => c.flags)).toEqual(['["ocr","scan"]']);
+    expect(after.prepare("SELECT value FROM archive_meta WHERE key = 'schema_version'").get()).toEqual({ value: String(ARCHIVE_SCHEMA_VERSION) });
+    after.close();
   });
 });
