@@ -16,6 +16,8 @@ export interface SearchFlags {
   document?: string;
   path?: string;
   substring?: boolean;
+  /** `--source ocr|text`. */
+  source?: "ocr" | "text";
 }
 
 export async function searchCommand(query: string, flags: SearchFlags): Promise<number> {
@@ -38,6 +40,7 @@ export async function searchCommand(query: string, flags: SearchFlags): Promise<
       ...(flags.document !== undefined ? { document: /^[0-9a-f]{8,64}$/i.test(flags.document) ? flags.document : pathPrefix(flags.document) } : {}),
       ...(flags.path !== undefined ? { pathPrefix: pathPrefix(flags.path) } : {}),
       ...(flags.substring ? { substring: true } : {}),
+      ...(flags.source !== undefined ? { source: flags.source } : {}),
     });
     if (flags.json) {
       process.stdout.write(JSON.stringify({ query: result.query, match: result.match, hits: result.hits.map(jsonHit) }, null, 2) + "\n");
@@ -83,7 +86,9 @@ function textHit(hit: SearchHit, n: number, mark: (s: string) => string): string
     at = e;
   }
   snippet += hit.snippet.slice(at);
-  return `${n}. ${shown}  ${pages(hit.matchPages)}${labels}${hit.title ? `  ${hit.title}` : ""}\n   ${snippet}\n`;
+  // Text read by OCR is a guess at letters: say so, with how sure the engine was.
+  const ocr = hit.ocr ? `  [ocr, confidence ${hit.ocr.meanConfidence}]` : "";
+  return `${n}. ${shown}  ${pages(hit.matchPages)}${labels}${ocr}${hit.title ? `  ${hit.title}` : ""}\n   ${snippet}\n`;
 }
 
 function jsonHit(hit: SearchHit): object {
@@ -100,5 +105,6 @@ function jsonHit(hit: SearchHit): object {
     match_page_labels: hit.matchPageLabels,
     snippet: hit.snippet,
     highlights: hit.highlights,
+    ...(hit.ocr ? { ocr: { pages: hit.ocr.pages, mean_confidence: hit.ocr.meanConfidence } } : {}),
   };
 }
