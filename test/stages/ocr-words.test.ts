@@ -5,6 +5,7 @@ import { layoutParagraphs, layoutRuns } from "../../src/stages/extract/page-layo
 import extract, { layoutOptions } from "../../src/stages/extract/stage.js";
 import { confidenceOf } from "../../src/stages/ocr/confidence.js";
 import { languagePackage } from "../../src/stages/ocr/environment.js";
+import { cropToInk } from "../../src/stages/ocr/ink-crop.js";
 import { ocrRuns } from "../../src/stages/ocr/ocr-runs.js";
 import { needsOcr } from "../../src/stages/ocr/page-selection.js";
 import { encodePgm, readPgm } from "../../src/stages/ocr/pgm.js";
@@ -196,5 +197,32 @@ describe("PGM page images", () => {
     expect(readPgm(image.pgm)).toMatchObject({ width: 3, height: 2 });
     expect(() => readPgm(image.pgm.subarray(0, 14))).toThrow(/truncated/);
     expect(() => readPgm(Buffer.from("P6\n3 2\n255\n"))).toThrow(/not an 8-bit binary PGM/);
+  });
+});
+
+describe("cropping a page image to its ink", () => {
+  /** A white page with a dark block (the text) and single-pixel specks in the margins. */
+  function page(width: number, height: number, block: [number, number, number, number], specks: [number, number][]) {
+    const grey = new Uint8Array(width * height).fill(255);
+    const [x0, y0, x1, y1] = block;
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) grey[y * width + x] = 20;
+    for (const [x, y] of specks) grey[y * width + x] = 0;
+    return encodePgm(grey, width, height);
+  }
+
+  it("cuts the white margins off, ignoring specks, keeps a small border, and says where the crop sits", () => {
+    const image = page(1000, 1400, [200, 300, 700, 900], [[10, 10], [990, 1390], [5, 700]]);
+    const { image: crop, left, top } = cropToInk(image);
+    expect([left, top, crop.width, crop.height]).toEqual([180, 280, 540, 640]);
+    const pixels = crop.pgm.subarray(crop.pgm.length - crop.width * crop.height);
+    expect(pixels[(300 - top) * crop.width + (200 - left)]).toBe(20);
+    expect(pixels[0]).toBe(255);
+  });
+
+  it("leaves a page alone that is ink to its edges, or blank", () => {
+    const full = page(500, 700, [5, 5, 495, 695], []);
+    expect(cropToInk(full)).toEqual({ image: full, left: 0, top: 0 });
+    const blank = page(500, 700, [0, 0, 0, 0], [[100, 100]]);
+    expect(cropToInk(blank)).toEqual({ image: blank, left: 0, top: 0 });
   });
 });

@@ -69,11 +69,19 @@ export default defineStage({
   },
   async create(opts) {
     const environment = await checkOcrEnvironment(opts);
-    return { apply: (records, context) => records.pipe(wholeDocument((all) => ocrDocument(all, context, opts, environment))) };
+    // Extraction's own layout settings (its defaults, in the page's mode): OCR words are assembled as text runs are.
+    const layouts = { reflow: layoutOptions(extract.options.parse({ mode: "reflow" })), preserve: layoutOptions(extract.options.parse({ mode: "preserve" })) };
+    return { apply: (records, context) => records.pipe(wholeDocument((all) => ocrDocument(all, context, opts, environment, layouts))) };
   },
 });
 
-async function ocrDocument(all: DocRecord[], context: DocumentContext, opts: OcrOptions, environment: OcrEnvironment): Promise<DocRecord[]> {
+async function ocrDocument(
+  all: DocRecord[],
+  context: DocumentContext,
+  opts: OcrOptions,
+  environment: OcrEnvironment,
+  layouts: Record<PageRecord["mode"], LayoutOptions>,
+): Promise<DocRecord[]> {
   const chosen = pagesOf(all).filter((page) => needsOcr(page, opts.pages));
   if (chosen.length === 0) return all;
   const readings = await readPages(
@@ -96,7 +104,7 @@ async function ocrDocument(all: DocRecord[], context: DocumentContext, opts: Ocr
       failed.push({ code: "ocr_failed", message: `page ${page.number} could not be read by OCR: ${reading.error}`, pages: [page.number] });
       return;
     }
-    const layout = layoutFor(page.mode);
+    const layout = layouts[page.mode];
     const ocr = layoutOcrWords(page, reading.words, { width: reading.imageWidth, height: reading.imageHeight }, layout, opts.deskew);
     const facts: OcrFacts = {
       engine: "tesseract",
@@ -117,15 +125,6 @@ async function ocrDocument(all: DocRecord[], context: DocumentContext, opts: Ocr
   });
   reportPages(context, pagesOf(out), [...laid.values()].map((l) => l.facts), failed, opts);
   return out;
-}
-
-const layouts = new Map<string, LayoutOptions>();
-
-/** Extraction's own layout settings (its defaults, in the page's mode): OCR words are assembled as text runs are. */
-function layoutFor(mode: PageRecord["mode"]): LayoutOptions {
-  let layout = layouts.get(mode);
-  if (!layout) layouts.set(mode, (layout = layoutOptions(extract.options.parse({ mode }))));
-  return layout;
 }
 
 /**
