@@ -24,6 +24,8 @@ export interface OcrManifestEntry {
   scanPages: number[];
   ocr: {
     languages: string[];
+    /** The ocr stage's `pages` the fixture is read with, when not the default. */
+    pages?: string;
     expected: { reflow: string };
     /** Per page; null for a typeset page. */
     skewDegrees: (number | null)[];

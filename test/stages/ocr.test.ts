@@ -13,6 +13,7 @@ import { ocrFixture, ocrStages, paragraphsOf, runStages, wordF1 } from "../helpe
 const SCAN = ocrFixture("ocr-scan-two-pages.pdf");
 const MIXED = ocrFixture("ocr-mixed-typeset-and-scan.pdf");
 const GERMAN = ocrFixture("ocr-scan-german.pdf");
+const GARBLED = ocrFixture("ocr-garbled-text-layer.pdf");
 const path = (file: string) => `fixtures/${file}`;
 
 // Tesseract reads a page in 2–10 s on one core; a shared machine can take several times that.
@@ -128,6 +129,23 @@ describe("ocr stage on a typeset document with a scanned page", () => {
     const pages = okPages(await read("samples/meeting-minutes.pdf"));
     const plain = okPages(await runStages(path("samples/meeting-minutes.pdf"), await ocrStages({}, DEFAULT_STAGES)));
     expect(comparable(pages)).toEqual(comparable(plain));
+  });
+});
+
+describe("ocr stage on a garbled text layer", () => {
+  it("leaves it alone by default, and reads the page when asked for scans-and-garbled", async () => {
+    const plain = okPages(await read(GARBLED.file));
+    expect(plain[0]!.source).toBeUndefined();
+    expect(plain[0]!.garbled).toBe(1);
+    expect(plain[0]!.text).toMatch(/^[\uE000-\uF8FF\s]+$/u);
+    const result = ok(await read(GARBLED.file, { pages: "scans-and-garbled" }));
+    const [page] = result.pages;
+    expect(page!.source).toBe("ocr");
+    expect(page!.garbled).toBeUndefined();
+    expect(pageFlags(page!)).toEqual(["ocr"]);
+    expectParagraphs(page!.text, GARBLED.ocr.expected.reflow);
+    // flag-scans' note stays: it is about the PDF's text layer, which is what the file holds.
+    expect(result.warnings.map((w) => w.code)).toEqual(["garbled_text", "ocr_pages"]);
   });
 });
 
