@@ -56,6 +56,7 @@ for (const d of listed) symlinkSync(d.file, join(docsDir, d.name));
 const languages = process.env.PAGESTREAM_BENCH_OCR_LANGUAGES ?? "eng";
 // GNU time reports the CPU of a command and everything it waited for (workers, tesseract, pdftoppm).
 const gnuTime = spawnSync("/usr/bin/time", ["-f", "%U", "true"], { stdio: "ignore" }).status === 0;
+let timed = 0;
 
 // ---------------------------------------------------------------------------------- rows
 /** The reference: per page, pdftoppm's PGM piped into tesseract (or a PNG file in between); `parallel` pages at a time. */
@@ -72,7 +73,8 @@ function reference(parallel, threads, png = false) {
         const command = png
           ? `pdftoppm -r 300 -gray -png -singlefile -f ${page} -l ${page} '${file}' '${work}/page' && tesseract '${work}/page.png' - -l ${languages} tsv > /dev/null && rm '${work}/page.png'`
           : `pdftoppm -r 300 -gray -f ${page} -l ${page} '${file}' | tesseract - - --dpi 300 -l ${languages} tsv > /dev/null`;
-        cpu.seconds += await shell(command, env);
+        const used = await shell(command, env);
+        cpu.seconds += used;
       }
     };
     const cpu = { seconds: 0 };
@@ -171,7 +173,6 @@ function shell(command, env) {
   return run("sh", ["-c", `set -e; ${command}`], { env });
 }
 
-let timed = 0;
 /** Runs a command to its end; resolves with the CPU seconds (user + system) of it and all it waited for, from GNU time. */
 function run(command, args, options) {
   const cpuFile = join(work, `cpu-${timed++}.txt`);
