@@ -9,7 +9,7 @@ import { appendFile, copyFile, mkdir, mkdtemp, readFile, readdir, rm, utimes, wr
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { sharedCorpus, skipShared } from "./helpers/shared-corpus.js";
+import { longDocumentPdf } from "../fixtures/hostile.mjs";
 
 const CLI = resolve("dist/cli.js");
 const SAMPLES = ["meeting-minutes.pdf", "quarterly-report.pdf", "service-agreement.pdf"];
@@ -183,11 +183,11 @@ describe("signals", () => {
     expect((await summaryOf(dir)).summary).toMatchObject({ documents: 45 - done, skipped: done });
   });
 
-  it.skipIf(skipShared)("exits 143 on SIGTERM, and stops at once on a second signal", async () => {
+  it("exits 143 on SIGTERM, and stops at once on a second signal", async () => {
     const dir = await batch("sigterm", 15);
     expect((await signalled(dir, ["SIGTERM"], 1200)).code).toBe(143);
     // A 200-page document is in flight when the signals come: the second one does not wait for it.
-    await copyFile(join(sharedCorpus("perf"), "doc1.pdf"), join(dir, "in/000-a-long-one.pdf"));
+    await writeFile(join(dir, "in/000-a-long-one.pdf"), longDocumentPdf(200));
     const twice = await signalled(dir, ["SIGTERM", "SIGTERM"], 800);
     expect(twice.code).toBe(143);
     expect(twice.stderr).toContain("SIGTERM again: stopping now");
@@ -215,7 +215,7 @@ describe("progress and logs", () => {
   });
 });
 
-describe.skipIf(skipShared)("watch mode", () => {
+describe("watch mode", () => {
   it("ingests a PDF copied in slowly exactly once, when it has stopped changing, and prunes it when deleted", async () => {
     const dir = join(tmp, "watch");
     await mkdir(join(dir, "in"), { recursive: true });
@@ -237,7 +237,7 @@ describe.skipIf(skipShared)("watch mode", () => {
     };
     await until(() => stderr.includes("watching folder source"), "the watcher");
     // ~200 pages, written in 8 pieces 300 ms apart: each piece alone is a torn PDF.
-    const bytes = await readFile(join(sharedCorpus("perf"), "doc1.pdf"));
+    const bytes = longDocumentPdf(200);
     const target = join(dir, "in/slow.pdf");
     const piece = Math.ceil(bytes.length / 8);
     for (let at = 0; at < bytes.length; at += piece) {
