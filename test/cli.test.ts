@@ -89,6 +89,8 @@ describe("pagestream validate", () => {
     const r = cli(["validate"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^pipeline\.yaml: ok/);
+    // The default RAG pipeline writes chunks without saying so, and validate tells.
+    expect(r.stdout).toContain("sinks[0] (jsonl): records: chunks (the pipeline has a chunk stage; records: pages writes page records instead)");
   });
 
   it("prints every problem with file:line:col and exits 2", async () => {

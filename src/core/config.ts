@@ -11,7 +11,7 @@ import { basename, dirname, resolve } from "node:path";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import { z } from "zod";
 import { expandEnvReferences } from "./env-references.js";
-import type { ComponentKind } from "./plugin.js";
+import type { ComponentKind, PipelineFacts, Settled } from "./plugin.js";
 import { loadSpec, type SpecOf } from "./registry.js";
 
 /** The pipeline file's own keys. Components are checked against their declarations afterwards. */
@@ -90,6 +90,8 @@ export interface ComponentConfig<K extends ComponentKind> {
   type: string;
   spec: SpecOf<K>;
   options: Record<string, unknown>;
+  /** Defaults its `settle` chose from the rest of the pipeline, for `pagestream validate` to say. */
+  notes?: string[];
 }
 
 export interface PipelineConfig {
@@ -168,6 +170,21 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
   if (issues.length || !source || stages.some((s) => !s) || sinks.some((s) => !s)) {
     return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
   }
+  // Second, with every component known: options that depend on the rest of the pipeline.
+  const facts: PipelineFacts = { chunks: stages.some((s) => s!.spec.producesChunks === true) };
+  const placed: [ComponentConfig<ComponentKind>, (string | number)[]][] = [
+    [source, ["source"]],
+    ...stages.map((s, i): [ComponentConfig<ComponentKind>, (string | number)[]] => [s!, ["stages", i]]),
+    ...sinks.map((s, i): [ComponentConfig<ComponentKind>, (string | number)[]] => [s!, ["sinks", i]]),
+  ];
+  for (const [component, path] of placed) {
+    const settled = (component.spec.settle as ((o: Record<string, unknown>, f: PipelineFacts) => Settled<Record<string, unknown>>) | undefined)?.(component.options, facts);
+    if (!settled) continue;
+    component.options = settled.options;
+    if (settled.notes?.length) component.notes = settled.notes;
+    for (const problem of settled.problems ?? []) at(offsetOf(doc, [...path, ...problem.path]), pathText([...path, ...problem.path]), problem.message);
+  }
+  if (issues.length) return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
   return {
     ok: true,
     config: {

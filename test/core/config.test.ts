@@ -52,6 +52,15 @@ describe("pipeline.yaml validation", () => {
     expect(await issuesOf(noExtract)).toEqual(['pipeline.yaml:2:18 stages[0].type: the first stage must read the documents (extract), not "uppercase"']);
   });
 
+  it("chooses chunk records for a jsonl sink after a chunk stage, and refuses them without one, at the option", async () => {
+    const withChunk = await parsePipeline("source: { type: folder, path: . }\nstages: [{ type: extract }, { type: chunk }]\nsinks: [{ type: jsonl }]\n", where);
+    expect(withChunk.ok && withChunk.config.sinks[0]!.options.records).toBe("chunks");
+    const without = await parsePipeline("source: { type: folder, path: . }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n", where);
+    expect(without.ok && without.config.sinks[0]!.options.records).toBe("pages");
+    const text = "source: { type: folder, path: . }\nstages: [{ type: extract }]\nsinks:\n  - type: jsonl\n    records: chunks\n";
+    expect(await issuesOf(text)).toEqual(["pipeline.yaml:5:14 sinks[0].records: chunks need a chunk stage in the pipeline (- type: chunk), and there is none"]);
+  });
+
   it("reports a missing required option at its component", async () => {
     const text = "source:\n  type: folder\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n";
     expect(await issuesOf(text)).toEqual(["pipeline.yaml:2:3 source.path: is required (string)"]);
