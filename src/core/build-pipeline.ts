@@ -1,16 +1,15 @@
 /** The second phase: validated configuration → running components (this is where files are opened and workers start). */
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import type { PipelineConfig } from "./config.js";
 import type { RunContext } from "./plugin.js";
+import { PACKAGE_VERSION as version } from "./package-files.js";
 import { RunState } from "./run-state.js";
 import type { Pipeline, RunSink } from "./runner.js";
 import { WorkerPool } from "./worker-pool.js";
 
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 /** The run state's file in the run folder. */
 export const STATE_FILE = "run-state.sqlite";

@@ -12,9 +12,8 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { DocumentError } from "./document-error.js";
+import { WORKER_ENTRY } from "./package-files.js";
 import { failedResult } from "./process-document.js";
 import { canWatchMemory, residentBytes } from "./process-memory.js";
 import type { DocumentResult, LoadedDocument } from "./records.js";
@@ -227,14 +226,7 @@ export class WorkerPool {
   }
 }
 
-/**
- * The compiled worker entry beside this file. Under the test runner this module is the .ts
- * source, and a .ts entry cannot be forked on Node 20: the build in dist/ is used (`npm test`
- * builds first).
- */
 function workerEntry(): string {
-  const here = fileURLToPath(import.meta.url);
-  const entry = here.endsWith(".ts") ? join(dirname(here), "..", "..", "dist", "core", "extraction-worker.js") : join(dirname(here), "extraction-worker.js");
-  if (!existsSync(entry)) throw new Error(`the extraction worker ${entry} is missing: run \`npm run build\``);
-  return entry;
+  if (!existsSync(WORKER_ENTRY)) throw new Error(`the extraction worker ${WORKER_ENTRY} is missing: run \`npm run build\``);
+  return WORKER_ENTRY;
 }

@@ -61,16 +61,20 @@ export const ENGLISH_SHARE = 0.12;
 
 let englishWords: Set<string> | undefined;
 
-/** The ~275,000 words of an-array-of-english-words, loaded on first use (about 30 ms). */
+/**
+ * The ~275,000 words of an-array-of-english-words, loaded the first time a decision needs it:
+ * parsing and indexing them costs ~100 ms of CPU, more than extracting a short document, so a
+ * document without a line-end hyphen to decide never pays for it.
+ */
 export function englishWordList(): Set<string> {
   englishWords ??= new Set(createRequire(import.meta.url)("an-array-of-english-words") as string[]);
   return englishWords;
 }
 
-/** Evidence from document counts, the run's counts so far, and a word list. */
-export function evidenceFrom(sources: readonly WordCounts[], words?: ReadonlySet<string>): WordEvidence {
+/** Evidence from document counts, the run's counts so far, and a word list (loaded only when asked). */
+export function evidenceFrom(sources: readonly WordCounts[], words?: () => ReadonlySet<string>): WordEvidence {
   return {
     count: (word) => sources.reduce((n, s) => n + s.count(word), 0),
-    ...(words ? { isWord: (word: string) => words.has(word) } : {}),
+    ...(words ? { isWord: (word: string) => words().has(word) } : {}),
   };
 }
