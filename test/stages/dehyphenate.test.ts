@@ -3,7 +3,7 @@ import type { Line, PageRecord } from "../../src/core/records.js";
 import { joinBrokenWords } from "../../src/stages/dehyphenate/broken-words.js";
 import { decideHyphen } from "../../src/stages/dehyphenate/hyphen-decision.js";
 import { continuesOnNextPage } from "../../src/stages/dehyphenate/page-continuation.js";
-import { englishWordList, evidenceFrom, WordCounts } from "../../src/stages/dehyphenate/word-evidence.js";
+import { englishWordList, evidenceFrom, SortedWords, WordCounts } from "../../src/stages/dehyphenate/word-evidence.js";
 import { rerender } from "../../src/core/page-edit.js";
 
 const noEvidence = evidenceFrom([]);
@@ -171,5 +171,23 @@ describe("the run's word evidence", () => {
     run.merge(doc, 2);
     run.merge(doc, 2);
     expect([run.count("harbour"), run.count("berth"), run.count("quay")]).toEqual([2, 2, 0]);
+  });
+});
+
+describe("the English word list, searched in its file's bytes", () => {
+  it("finds every word of an-array-of-english-words and nothing else", async () => {
+    const { createRequire } = await import("node:module");
+    const all = createRequire(import.meta.url)("an-array-of-english-words") as string[];
+    const list = englishWordList();
+    expect(all.filter((w) => !list.has(w))).toEqual([]);
+    expect(["", "zzzzq", "well-known", "Apple", "café", "a b", "aaa\u0000"].filter((w) => list.has(w))).toEqual([]);
+  });
+
+  it("handles the smallest lists and words between neighbours", () => {
+    const of = (words: string[]) => SortedWords.fromJsonArray(Buffer.from(JSON.stringify(words)));
+    expect(of([]).has("a")).toBe(false);
+    expect([of(["a"]).has("a"), of(["a"]).has("b")]).toEqual([true, false]);
+    const abc = of(["a", "b", "c"]);
+    expect(["a", "b", "c", "bb", "0", "d"].map((w) => abc.has(w))).toEqual([true, true, true, false, false, false]);
   });
 });
