@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The second half of `npm run build`: tsc has written dist/ (modules, source maps, the plugin
 // API); this writes the two entry points a user's command starts, dist/cli.js and
-// dist/core/extraction-worker.js, again as one file each. Why: a command that starts from
+// dist/run/extraction-worker.js, again as one file each. Why: a command that starts from
 // hundreds of small modules (rxjs, zod and yaml bring most of them) spends more time opening
 // and compiling them than pdf.js needs to read a one-page PDF. Lazily imported modules stay
 // lazy (chunks of their own), so `--help` still never loads a component.
@@ -30,7 +30,7 @@ const rxjsAsModules = {
 
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: "src/cli.ts", "core/extraction-worker": "src/core/extraction-worker.ts" },
+  entryPoints: { cli: "src/cli.ts", "run/extraction-worker": "src/run/extraction-worker.ts" },
   outdir: "dist",
   bundle: true,
   // Lazily imported modules (each command, each component) become chunks of their own, loaded

@@ -8,7 +8,7 @@
  */
 import { Command, InvalidArgumentError, Option } from "commander";
 import { EXIT } from "./cli/exit-codes.js";
-import { PACKAGE_VERSION } from "./core/package-files.js";
+import { PACKAGE_VERSION } from "./package-files.js";
 
 const program = new Command();
 program

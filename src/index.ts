@@ -3,6 +3,6 @@
  * pipeline file, and run one document through stages as `pagestream extract` does.
  */
 export * from "./plugin.js";
-export { loadPipelineFile, parsePipeline, formatIssue } from "./core/config.js";
-export type { ConfigIssue, ConfigResult, PipelineConfig } from "./core/config.js";
-export { processDocument } from "./core/process-document.js";
+export { loadPipelineFile, parsePipeline, formatIssue } from "./pipeline/config.js";
+export type { ConfigIssue, ConfigResult, PipelineConfig } from "./pipeline/config.js";
+export { processDocument } from "./run/process-document.js";

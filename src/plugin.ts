@@ -29,8 +29,8 @@ export type {
   StageSpec,
 } from "./core/plugin.js";
 export { filterPages, mapPages, pagesOf, wholeDocument } from "./core/stage-operators.js";
-export { rerender, withLineTexts, withoutLines } from "./core/page-edit.js";
-export { pageFlags, pageLabel } from "./core/page-facts.js";
+export { rerender, withLineTexts, withoutLines } from "./text/page-edit.js";
+export { pageFlags, pageLabel } from "./text/page-facts.js";
 export { DocumentError } from "./core/document-error.js";
 export { ERROR_CODES } from "./core/records.js";
 export type * from "./core/records.js";

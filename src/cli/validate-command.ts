@@ -1,4 +1,4 @@
-import { formatIssue, loadPipelineFile } from "../core/config.js";
+import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
 import { EXIT } from "./exit-codes.js";
 
 export async function validateCommand(path: string): Promise<number> {

@@ -3,7 +3,7 @@ import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
 import { defineSink, type PreviousDelivery } from "../core/plugin.js";
 import type { ChunkRecord, DocumentResult, Line, PageRecord } from "../core/records.js";
-import { documentStatus, pageFlags, pageLabel } from "../core/page-facts.js";
+import { documentStatus, pageFlags, pageLabel } from "../text/page-facts.js";
 import { isLogFileToken, LogFile, type LogFileToken } from "./log-file.js";
 
 const options = z

@@ -30,8 +30,8 @@ export interface Traced {
   sources: string[];
 }
 
-export function tracedCli(args: string[], cwd = process.cwd()): Traced {
-  const r = spawnSync(process.execPath, ["--import", preload, resolve("dist/cli.js"), ...args], { cwd, encoding: "utf8" });
+export function tracedCli(args: string[], cwd = process.cwd(), env: Record<string, string> = {}): Traced {
+  const r = spawnSync(process.execPath, ["--import", preload, resolve("dist/cli.js"), ...args], { cwd, encoding: "utf8", env: { ...process.env, ...env } });
   const urls = r.stderr.split("\n").filter((l) => l.startsWith("IMPORT file:")).map((l) => l.slice("IMPORT ".length));
   const sources = new Set<string>();
   for (const url of urls) for (const s of sourcesOf(fileURLToPath(url))) sources.add(s);

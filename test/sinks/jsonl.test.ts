@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DocumentResult, PageRecord } from "../../src/core/records.js";
-import { emptySummary } from "../../src/core/runner.js";
+import { emptySummary } from "../../src/run/runner.js";
 import jsonl from "../../src/sinks/jsonl.js";
 import { chunkId } from "../../src/stages/chunk/chunk-id.js";
 import { DOC_ID, heading, page as fixturePage, result, text, URI } from "../stages/chunk-fixtures.js";

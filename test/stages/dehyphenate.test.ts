@@ -4,7 +4,7 @@ import { joinBrokenWords } from "../../src/stages/dehyphenate/broken-words.js";
 import { decideHyphen } from "../../src/stages/dehyphenate/hyphen-decision.js";
 import { continuesOnNextPage } from "../../src/stages/dehyphenate/page-continuation.js";
 import { englishWordList, evidenceFrom, SortedWords, WordCounts } from "../../src/stages/dehyphenate/word-evidence.js";
-import { rerender } from "../../src/core/page-edit.js";
+import { rerender } from "../../src/text/page-edit.js";
 
 const noEvidence = evidenceFrom([]);
 const join = (left: string, right: string, evidence = noEvidence) => {

@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import type { DocumentResult } from "../../core/records.js";
-import { documentText } from "../../stages/chunk/document-text.js";
-import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../core/page-facts.js";
+import { documentText } from "../../text/document-text.js";
+import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../text/page-facts.js";
 
 /** Bumped when the tables change shape; an archive of another version is refused, not migrated blindly. */
 export const ARCHIVE_SCHEMA_VERSION = 1;

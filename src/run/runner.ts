@@ -12,12 +12,12 @@
  * pruned from the sinks that prune. In watch mode the source's changes follow, the same way,
  * until the run is stopped.
  */
-import { DocumentError } from "./document-error.js";
+import { DocumentError } from "../core/document-error.js";
 import { mapOrdered } from "./ordered-concurrency.js";
-import type { PreviousDelivery, RunSummary, Sink, Source } from "./plugin.js";
+import type { PreviousDelivery, RunSummary, Sink, Source } from "../core/plugin.js";
 import { failedResult, loadDocument } from "./process-document.js";
-import type { DocumentResult, ErrorCode, LoadedDocument, SourceChange, SourceItem } from "./records.js";
-import { documentStatus } from "./page-facts.js";
+import type { DocumentResult, ErrorCode, LoadedDocument, SourceChange, SourceItem } from "../core/records.js";
+import { documentStatus } from "../text/page-facts.js";
 import type { DocumentOutcome, KnownDocument, RunState } from "./run-state.js";
 
 /** A sink of the run, with the key the run state knows it by. */

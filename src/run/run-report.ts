@@ -5,7 +5,7 @@
  */
 import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { RunSummary } from "./plugin.js";
+import type { RunSummary } from "../core/plugin.js";
 import type { FailedDocument } from "./run-state.js";
 
 export const SUMMARY_FILE = "run-summary.json";

@@ -2,7 +2,7 @@
  * The messages between the run and its extraction workers (child processes, `serialization:
  * "advanced"`, so typed arrays and nested records cross as structured clones).
  */
-import type { DocumentResult, SourceItem } from "./records.js";
+import type { DocumentResult, SourceItem } from "../core/records.js";
 
 /** A stage as the worker builds it again: its type (a built-in name or a module path) and validated options. */
 export interface StageConfig {

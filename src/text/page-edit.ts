@@ -4,7 +4,7 @@
  * `text` by hand.
  */
 import { renderPageText } from "./page-text.js";
-import type { Line, PageRecord, Paragraph } from "./records.js";
+import type { Line, PageRecord, Paragraph } from "../core/records.js";
 
 /** The page with its text rebuilt from its lines and paragraphs. */
 export function rerender(page: PageRecord): PageRecord {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatIssue, parsePipeline } from "../../src/core/config.js";
+import { formatIssue, parsePipeline } from "../../src/pipeline/config.js";
 
 const PIPELINE = (source: string, extra = "") =>
   `source:\n${source}\nstages:\n  - type: extract\n${extra}sinks:\n  - type: jsonl\n    path: \${OUT_DIR:-out}/pages.jsonl\n`;

@@ -4,10 +4,10 @@
  */
 import { createHash } from "node:crypto";
 import { EMPTY, lastValueFrom, type Observable, toArray } from "rxjs";
-import { DocumentError, describeError } from "./document-error.js";
+import { DocumentError, describeError } from "../core/document-error.js";
 import { hasPdfSignature } from "./pdf-signature.js";
-import type { DocumentContext, DocumentLimits, Stage } from "./plugin.js";
-import type { ChunkRecord, DocRecord, DocumentResult, DocumentWarning, ErrorRecord, LoadedDocument, PageRecord, SourceItem } from "./records.js";
+import type { DocumentContext, DocumentLimits, Stage } from "../core/plugin.js";
+import type { ChunkRecord, DocRecord, DocumentResult, DocumentWarning, ErrorRecord, LoadedDocument, PageRecord, SourceItem } from "../core/records.js";
 
 /** No limits: what one file on the command line gets. */
 export const NO_LIMITS: DocumentLimits = { maxPages: Infinity };

@@ -1,7 +1,7 @@
 /**
  * Where pagestream's own files are, found from wherever this code runs: the TypeScript source
  * (tests), tsc's output in dist/, or the bundles `npm run build` writes over dist/cli.js and
- * dist/core/extraction-worker.js (one file each, with their modules inside). Every path to a
+ * dist/run/extraction-worker.js (one file each, with their modules inside). Every path to a
  * file of the package is made here, so none depends on which of those layouts is running.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -23,4 +23,4 @@ export const PACKAGE_ROOT = findPackageRoot();
 export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 /** The extraction worker's entry, built by `npm run build` (a .ts entry cannot be forked on Node 20). */
-export const WORKER_ENTRY = join(PACKAGE_ROOT, "dist", "core", "extraction-worker.js");
+export const WORKER_ENTRY = join(PACKAGE_ROOT, "dist", "run", "extraction-worker.js");

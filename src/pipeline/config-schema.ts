@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { pipelineShape } from "./config.js";
-import type { AnySpec, ComponentKind } from "./plugin.js";
+import type { AnySpec, ComponentKind } from "../core/plugin.js";
 import { builtinTypes, loadSpec } from "./registry.js";
 
 const KINDS: ComponentKind[] = ["source", "stage", "sink"];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderPageText } from "../../src/core/page-text.js";
+import { renderPageText } from "../../src/text/page-text.js";
 import type { Line, Paragraph } from "../../src/core/records.js";
 
 function lines(...texts: string[]): Line[] {

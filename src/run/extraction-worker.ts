@@ -4,9 +4,9 @@
  * config as the run, then runs one document at a time and sends its result back. The parent
  * watches its memory and time and kills it when a document runs over; see `worker-pool.ts`.
  */
-import type { DocumentLimits, Stage } from "./plugin.js";
+import type { DocumentLimits, Stage } from "../core/plugin.js";
 import { NO_LIMITS, processLoaded } from "./process-document.js";
-import { loadSpec } from "./registry.js";
+import { loadSpec } from "../pipeline/registry.js";
 import type { FromWorker, ToWorker } from "./worker-protocol.js";
 
 const send = (message: FromWorker) => process.send!(message);

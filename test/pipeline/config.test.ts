@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { configReference, pipelineJsonSchema, README_MARKERS, builtinSpecs } from "../../src/core/config-schema.js";
-import { formatIssue, parsePipeline } from "../../src/core/config.js";
-import { DEFAULT_STAGES } from "../../src/core/default-pipeline.js";
+import { configReference, pipelineJsonSchema, README_MARKERS, builtinSpecs } from "../../src/pipeline/config-schema.js";
+import { formatIssue, parsePipeline } from "../../src/pipeline/config.js";
+import { DEFAULT_STAGES } from "../../src/pipeline/default-pipeline.js";
 
 const where = { file: "pipeline.yaml", baseDir: process.cwd() };
 

@@ -12,11 +12,11 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { DocumentError } from "./document-error.js";
-import { WORKER_ENTRY } from "./package-files.js";
+import { DocumentError } from "../core/document-error.js";
+import { WORKER_ENTRY } from "../package-files.js";
 import { failedResult } from "./process-document.js";
 import { canWatchMemory, residentBytes } from "./process-memory.js";
-import type { DocumentResult, LoadedDocument } from "./records.js";
+import type { DocumentResult, LoadedDocument } from "../core/records.js";
 import type { FromWorker, StageConfig, ToWorker } from "./worker-protocol.js";
 
 export interface PoolOptions {

@@ -2,7 +2,7 @@
  * Facts the cleaning stages put on a page, read in one place by the chunk stage and the sinks,
  * without assuming those stages ran: a page without them has no label and no flags.
  */
-import type { DocumentInfo, Furniture, PageRecord } from "./records.js";
+import type { DocumentInfo, Furniture, PageRecord } from "../core/records.js";
 
 /** The label printed on the page ("iv", "7"), when furniture detection found one. */
 export function pageLabel(page: PageRecord): string | undefined {

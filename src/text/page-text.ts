@@ -9,7 +9,7 @@
  * that hyphen stays is the dehyphenation stage's decision, and a space would be wrong either way.
  * A soft hyphen (U+00AD) at a line end joins the word in reflow and prints as "-" in preserve.
  */
-import type { Line, Paragraph, TextMode } from "./records.js";
+import type { Line, Paragraph, TextMode } from "../core/records.js";
 import { blankCodeLines, median } from "./text-geometry.js";
 
 const SOFT_HYPHEN = "\u00AD";
@@ -55,36 +55,4 @@ function renderVerbatim(lines: readonly Line[]): string {
       return "\n".repeat(blank) + (" ".repeat(Math.max(0, indent)) + l.text.trim()).trimEnd();
     })
     .join("\n");
-}
-
-/** Where a page's text sits in the document text (end exclusive). */
-export interface PageSpan {
-  number: number;
-  start: number;
-  end: number;
-}
-
-/**
- * A document's text: its pages' texts in order, one blank line between them, except where a
- * paragraph runs over a page break (`continues`, set by dehyphenate): there the two halves are
- * joined by a space into one paragraph. Pages without text leave no trace. `pages` says where
- * each page with text sits in it (chunk offsets and page spans point into this text).
- */
-export function documentLayout(pages: readonly { number: number; text: string; continues?: boolean }[]): { text: string; pages: PageSpan[] } {
-  let text = "";
-  let joinNext = false;
-  const spans: PageSpan[] = [];
-  for (const page of pages) {
-    if (!page.text) continue;
-    if (spans.length) text += joinNext ? " " : "\n\n";
-    spans.push({ number: page.number, start: text.length, end: text.length + page.text.length });
-    text += page.text;
-    joinNext = page.continues === true;
-  }
-  return { text, pages: spans };
-}
-
-/** The document text alone (what `pagestream extract` prints, without its final newline). */
-export function documentText(pages: Parameters<typeof documentLayout>[0]): string {
-  return documentLayout(pages).text;
 }

@@ -10,7 +10,7 @@
  * next run does again (each sink drops what came after its checkpoint).
  */
 import type { Database, Statement } from "better-sqlite3";
-import type { ErrorCode } from "./records.js";
+import type { ErrorCode } from "../core/records.js";
 
 /** Bumped when the tables change shape; a state of another version is started anew. */
 const STATE_SCHEMA_VERSION = 1;

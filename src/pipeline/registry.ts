@@ -6,7 +6,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { AnySpec, ComponentKind, SinkSpec, SourceSpec, StageSpec } from "./plugin.js";
+import type { AnySpec, ComponentKind, SinkSpec, SourceSpec, StageSpec } from "../core/plugin.js";
 
 type Loader<T> = () => Promise<{ default: T }>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mapOrdered } from "../../src/core/ordered-concurrency.js";
+import { mapOrdered } from "../../src/run/ordered-concurrency.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

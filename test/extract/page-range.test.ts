@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePageRange, selectPages } from "../../src/core/page-range.js";
+import { parsePageRange, selectPages } from "../../src/stages/extract/page-range.js";
 
 describe("page ranges", () => {
   it("reads single pages, ranges, lists and open ends", () => {

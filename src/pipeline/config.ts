@@ -11,7 +11,7 @@ import { basename, dirname, resolve } from "node:path";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import { z } from "zod";
 import { expandEnvReferences } from "./env-references.js";
-import type { ComponentKind, PipelineFacts, Settled } from "./plugin.js";
+import type { ComponentKind, PipelineFacts, Settled } from "../core/plugin.js";
 import { loadSpec, type SpecOf } from "./registry.js";
 
 /** The pipeline file's own keys. Components are checked against their declarations afterwards. */
