@@ -28,7 +28,7 @@ export interface RunReport {
 
 export async function writeRunReport(folder: string, report: RunReport, failures: readonly FailedDocument[]): Promise<void> {
   await replace(join(folder, SUMMARY_FILE), JSON.stringify(report, null, 2) + "\n");
-  const lines = failures.map((f) => JSON.stringify({ uri: f.uri, code: f.code, message: f.message, ...(f.content_hash ? { doc_id: f.content_hash } : {}), failed_at: f.processed_at }) + "\n");
+  const lines = failures.map((f) => JSON.stringify({ uri: f.uri, code: f.code, message: f.message, ...(f.document_id ? { document_id: f.document_id } : {}), failed_at: f.processed_at }) + "\n");
   await replace(join(folder, FAILED_FILE), lines.join(""));
 }
 
