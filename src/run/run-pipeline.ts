@@ -117,6 +117,7 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
     const exitCode = reason?.exitCode ?? (summary.failed > 0 ? EXIT.failedDocuments : EXIT.ok);
     const report: RunReport = {
       pipeline: resolve(options.pipelineFile),
+      pid: process.pid,
       started_at: startedAt.toISOString(),
       finished_at: new Date().toISOString(),
       exit_code: exitCode,

@@ -13,6 +13,8 @@ export const FAILED_FILE = "failed.jsonl";
 
 export interface RunReport {
   pipeline: string;
+  /** The process that ran it (and held the run folder's lock). */
+  pid: number;
   started_at: string;
   finished_at: string;
   exit_code: number;
