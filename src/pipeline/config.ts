@@ -7,7 +7,7 @@
  * credentials) is touched only later, by `create`.
  */
 import { readFile } from "node:fs/promises";
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, relative, resolve, sep } from "node:path";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import { z } from "zod";
 import { expandEnvReferences } from "./env-references.js";
@@ -196,6 +196,7 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
     if (settled.notes?.length) component.notes = settled.notes;
     for (const problem of settled.problems ?? []) at(offsetOf(doc, [...path, ...problem.path]), pathText([...path, ...problem.path]), problem.message);
   }
+  checkOutputs(where.baseDir, source, sinks as ComponentConfig<"sink">[], (path) => doc.hasIn(path), (path, message) => at(offsetOf(doc, path), pathText(path), message));
   if (issues.length) return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
   return {
     ok: true,
@@ -271,4 +272,33 @@ export function pathText(path: readonly (string | number | symbol)[]): string {
   let out = "";
   for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
   return out;
+}
+
+/**
+ * Before anything is opened, no two sinks may write one file, and no sink may write inside the
+ * source's folder: a JSONL path that named a source PDF truncated it, two sinks on one file
+ * corrupt it, and a run that reads what it writes feeds on itself.
+ */
+function checkOutputs(
+  baseDir: string,
+  source: ComponentConfig<"source">,
+  sinks: ComponentConfig<"sink">[],
+  written: (path: (string | number)[]) => boolean,
+  report: (path: (string | number)[], message: string) => void,
+): void {
+  const folder = source.spec.readsFolder?.(source.options, baseDir);
+  const writers = new Map<string, number>();
+  sinks.forEach((sink, i) => {
+    for (const file of sink.spec.writesFiles?.(sink.options, baseDir) ?? []) {
+      // At the option when the file names the file, else (a default) at the sink's type.
+      const at = ["sinks", i, written(["sinks", i, file.option]) ? file.option : "type"];
+      const shown = relative(baseDir, file.path) || file.path;
+      const other = writers.get(file.path);
+      if (other !== undefined) report(at, `${shown} is written by sinks[${other}] too: two sinks on one file corrupt it; give each its own path`);
+      else writers.set(file.path, i);
+      if (folder && (file.path === folder || file.path.startsWith(folder + sep))) {
+        report(at, `${shown} is inside the source folder ${relative(baseDir, folder) || folder}: the run would read what it writes, and could overwrite a document; write it elsewhere`);
+      }
+    }
+  });
 }

@@ -44,6 +44,11 @@ export default defineSink({
     { records: "chunks", path: "out/chunks.jsonl", prune: true },
   ],
   needs: (opts) => ({ lines: opts.include_lines }),
+  writesFiles(opts, baseDir) {
+    const records = opts.records ?? "pages";
+    const target = resolve(baseDir, opts.path ?? (records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl"));
+    return records === "chunks" ? [{ path: target, option: "path" }, { path: documentsPath(target), option: "path" }] : [{ path: target, option: "path" }];
+  },
   settle(opts, pipeline) {
     const records = opts.records ?? (pipeline.chunks ? "chunks" : "pages");
     const problems = [];

@@ -40,6 +40,7 @@ export default defineSink({
   type: "sqlite",
   summary: "A searchable SQLite archive: documents, pages and chunks, with an FTS5 full-text index over chunk text and titles (see `pagestream search`).",
   options,
+  writesFiles: (opts, baseDir) => [{ path: resolve(baseDir, opts.path), option: "path" }],
   examples: [{ path: "out/archive.sqlite" }, { path: "/srv/archive/contracts.sqlite", stemming: "porter", trigram: true, prune: true }],
   async create(opts, context) {
     const target = resolve(context.baseDir, opts.path);
