@@ -12,11 +12,11 @@
  * them durable and records them every few seconds.
  */
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import type { ResultNeeds, RunContext, RunSummary, Source } from "../core/plugin.js";
 import { describeError } from "../core/document-error.js";
+import { ensureFolder } from "../core/output-folder.js";
 import type { DocumentResult, SourceChange, SourceItem } from "../core/records.js";
 import { EXIT } from "../exit-codes.js";
 import type { PipelineConfig } from "../pipeline/config.js";
@@ -125,7 +125,7 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
     await reportFatalIfFree(runFolder, settings.run_folder, report(EXIT.fatal, { error: describeError(err) }));
     throw err;
   }
-  await mkdir(runFolder, { recursive: true });
+  await ensureFolder(runFolder, folderName(settings.run_folder));
   const lock = await lockRunFolder(runFolder, folderName(settings.run_folder));
   let state: RunState | undefined;
   let delivery: Delivery | undefined;

@@ -10,6 +10,7 @@
  * next run does again (each sink drops what came after its checkpoint).
  */
 import type { Database, Statement } from "better-sqlite3";
+import { isStorageError, outputError } from "../core/output-error.js";
 import type { ErrorCode } from "../core/records.js";
 
 /** Bumped when the tables change shape; each older version has a migration below. */
@@ -112,7 +113,10 @@ export class RunState {
   private readonly dropIfUndelivered: Statement<[string]>;
   private readonly saveCheckpoint: Statement<[string, string, string]>;
 
-  private constructor(private readonly db: Database) {
+  private constructor(
+    private readonly db: Database,
+    private readonly path: string,
+  ) {
     db.pragma("journal_mode = WAL");
     // Safe without FULL: a commit lost to a power cut only makes the next run redo a batch,
     // because the sinks were made durable before it.
@@ -144,11 +148,17 @@ export class RunState {
 
   static async open(path: string): Promise<RunState> {
     const { default: Database } = await import("better-sqlite3");
-    const db = new Database(path);
+    let db: Database;
     try {
-      return new RunState(db);
+      db = new Database(path);
+    } catch (err) {
+      throw outputError(err, path, "open");
+    }
+    try {
+      return new RunState(db, path);
     } catch (err) {
       db.close();
+      if (isStorageError(err)) throw outputError(err, path);
       throw new Error(`${path}: ${(err as Error).message}`, { cause: err });
     }
   }
@@ -230,6 +240,14 @@ export class RunState {
 
   /** Records the pending changes and the sinks' checkpoint tokens, in one transaction. */
   commit(checkpoints: ReadonlyMap<string, { type: string; token: unknown }>): void {
+    try {
+      this.commitNow(checkpoints);
+    } catch (err) {
+      throw isStorageError(err) ? outputError(err, this.path) : err;
+    }
+  }
+
+  private commitNow(checkpoints: ReadonlyMap<string, { type: string; token: unknown }>): void {
     const run = this.runId;
     const processedAt = new Date().toISOString();
     this.db.transaction(() => {
