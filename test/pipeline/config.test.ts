@@ -83,6 +83,15 @@ describe("pipeline.yaml validation", () => {
     ]);
   });
 
+  it("refuses a size cap that admits files the worker's memory cap cannot hold", async () => {
+    const text = "max_worker_memory_mb: 512\nmax_file_bytes: 268435456\nsource: { type: folder, path: in }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n";
+    expect(await issuesOf(text)).toEqual([
+      "pipeline.yaml:2:17 max_file_bytes: max_file_bytes (268435456) admits files that cannot fit max_worker_memory_mb (512 MiB): a worker needs about 3 × a file's size, so files up to 178956970 bytes fit; lower max_file_bytes or raise max_worker_memory_mb",
+    ]);
+    // The defaults agree with each other.
+    expect(await issuesOf("source: { type: folder, path: in }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n")).toEqual([]);
+  });
+
   it("reports a missing required option at its component", async () => {
     const text = "source:\n  type: folder\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n";
     expect(await issuesOf(text)).toEqual(["pipeline.yaml:2:3 source.path: is required (string)"]);
