@@ -63,14 +63,14 @@ if (!rawScript.file) {
 }
 
 if (argv.includes("--build")) {
-  console.error("bench: building (tsc -p .)…");
-  const r = spawnSync(node, [join(root, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: root, stdio: "inherit" });
+  console.error("bench: building (npm run build: tsc, then the bundles)…");
+  const r = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (r.status !== 0) fail("the build failed");
 }
 if (!existsSync(join(root, "dist/cli.js"))) fail("dist/cli.js is missing: run `npm run build` (or `npm run bench -- --build`) first");
 const stale = staleDist();
 if (stale.length) {
-  console.error(`bench: warning: dist/ is older than ${stale.length} source file(s) (e.g. ${stale.slice(0, 3).join(", ")}); measuring the build as it is. Run \`npx tsc -p .\` (or \`npm run bench -- --build\`) for a fresh one.`);
+  console.error(`bench: warning: dist/ is older than ${stale.length} source file(s) (e.g. ${stale.slice(0, 3).join(", ")}); measuring the build as it is. Run \`npm run build\` (or \`npm run bench -- --build\`) for a fresh one.`);
 }
 
 const distBefore = distFingerprint();
@@ -657,7 +657,7 @@ async function snapshotDist() {
     copyFileSync(join(root, "package.json"), join(dir, "package.json"));
     symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
     // Everything a measured run loads (cli.js itself would parse argv on import: syntax check only).
-    const modules = ["cli/run-command.js", "core/runner.js", "core/worker-pool.js", "core/config.js", "core/build-pipeline.js", "sources/folder.js", "stages/extract/stage.js", "sinks/jsonl.js"];
+    const modules = ["cli/run-command.js", "run/run-pipeline.js", "run/worker-pool.js", "pipeline/config.js", "sources/folder.js", "stages/extract/stage.js", "sinks/jsonl.js"];
     const check = spawnSync(node, ["--check", join(dir, "dist", "cli.js")], { encoding: "utf8" });
     const smoke = spawnSync(node, ["--input-type=module", "-e", modules.map((m) => `await import(${JSON.stringify(pathToFileURL(join(dir, "dist", m)).href)});`).join("\n")], {
       cwd: root,

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentResult } from "../src/core/records.js";
-import { emptySummary } from "../src/core/runner.js";
+import { emptySummary } from "../src/run/delivery.js";
 import { cleanSnippet, markedSpans, QueryError, searchArchive } from "../src/sinks/sqlite/search.js";
 import { parseQuery, toFtsQuery, toTrigramQuery } from "../src/sinks/sqlite/fts-query.js";
 import sqlite from "../src/sinks/sqlite/sink.js";

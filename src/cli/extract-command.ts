@@ -4,14 +4,13 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DEFAULT_STAGES, withOcr } from "../core/default-pipeline.js";
-import { documentText } from "../core/page-text.js";
+import { DEFAULT_STAGES, withOcr } from "../pipeline/default-pipeline.js";
+import { documentText } from "../text/document-text.js";
 import type { Stage } from "../core/plugin.js";
 import type { DocumentResult, PageRecord } from "../core/records.js";
-import { loadSpec } from "../core/registry.js";
-import { processDocument } from "../core/process-document.js";
-import { fileItem } from "../sources/folder.js";
-import { EXIT } from "./exit-codes.js";
+import { loadSpec } from "../pipeline/registry.js";
+import { processFile } from "../run/process-document.js";
+import { EXIT } from "../exit-codes.js";
 
 export interface ExtractFlags {
   mode: "reflow" | "preserve";
@@ -54,7 +53,7 @@ export async function extractCommand(file: string, flags: ExtractFlags): Promise
       return EXIT.fatal;
     }
   }
-  const result = await processDocument(fileItem(resolve(file), info.size, info.mtimeMs), stages);
+  const result = await processFile(resolve(file), stages);
   for (const w of result.warnings) process.stderr.write(`pagestream: ${file}: ${w.message}\n`);
   if (result.status === "failed") {
     process.stderr.write(`pagestream: ${file}: ${result.error.code}: ${result.error.message}\n`);
@@ -82,7 +81,7 @@ function ocrOverrides(flags: ExtractFlags): Record<string, unknown> {
  */
 export function textOutput(pages: readonly PageRecord[], markers: boolean): string {
   if (markers) return pages.map((p) => `--- Page ${p.number} ---\n${p.text ? p.text + "\n" : ""}`).join("");
-  const text = documentText(pages);
+  const { text } = documentText(pages);
   return text ? text + "\n" : "";
 }
 

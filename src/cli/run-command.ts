@@ -4,19 +4,21 @@
  *
  * SIGINT / SIGTERM: no new documents are taken, those in flight get shutdown_timeout_seconds
  * to finish, what is done is committed, the summary written, and the exit code is 130 / 143.
- * A second signal stops at once: nothing more is committed, and the next run starts from the
- * last checkpoint.
+ * A second signal stops at once: the documents in flight are abandoned (the next run does
+ * them), what was delivered is committed and the summary written; a third leaves immediately.
  */
-import { resolve } from "node:path";
-import { buildPipeline } from "../core/build-pipeline.js";
-import { formatIssue, loadPipelineFile } from "../core/config.js";
+import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
+import { emptySummary } from "../run/delivery.js";
+import { RunRefused } from "../run/run-refused.js";
+import { runPipeline, type StopReason } from "../run/run-pipeline.js";
 import type { RunSummary } from "../core/plugin.js";
-import { writeRunReport } from "../core/run-report.js";
-import { emptySummary, runPipeline } from "../core/runner.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT, SIGNAL_EXIT } from "../exit-codes.js";
 import { createLogger, type LogFormat, type LogLevel } from "./logger.js";
 import { Progress } from "./progress.js";
 import { StatusLine } from "./status-line.js";
+
+/** After a second signal, how long the run may take to commit and report before the process just leaves. */
+const HARD_EXIT_MS = 5_000;
 
 export interface RunFlags {
   watch?: boolean;
@@ -25,8 +27,6 @@ export interface RunFlags {
   logLevel: LogLevel;
   logFormat: LogFormat;
 }
-
-const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 export async function runCommand(path: string, flags: RunFlags): Promise<number> {
   const terminal = process.stderr.isTTY === true && !process.env.CI;
@@ -40,45 +40,44 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
   const { config } = loaded;
   const watch = flags.watch === true || config.source.options.watch === true;
   const warn = (message: string) => logger.warn(message);
-  const startedAt = new Date();
-  const pipeline = await buildPipeline(config, { baseDir: config.baseDir, warn });
-  if (watch && !pipeline.source.watch) {
-    await pipeline.processor.close();
-    pipeline.state.close();
-    process.stderr.write(`pagestream: the ${config.source.type} source cannot watch for changes\n`);
-    return EXIT.usage;
-  }
 
   const live = emptySummary();
   const progress = new Progress(() => live, status, logger, flags.progressEvery);
   const stop = new AbortController();
+  const stopNow = new AbortController();
   let signal: NodeJS.Signals | undefined;
   const onSignal = (received: NodeJS.Signals) => {
-    if (signal) {
+    if (signal && !stopNow.signal.aborted) {
       status.clear();
       logger.error(`${received} again: stopping now, without committing what is in flight`);
-      pipeline.processor.kill();
-      process.exit(SIGNAL_EXIT[signal] ?? EXIT.fatal);
+      // The documents in flight are abandoned (the next run does them); what was delivered is
+      // committed and the summary written. Should that hang, the process leaves anyway.
+      stopNow.abort();
+      setTimeout(() => process.exit(SIGNAL_EXIT[signal!] ?? EXIT.fatal), HARD_EXIT_MS).unref();
+      return;
     }
+    if (signal) process.exit(SIGNAL_EXIT[signal] ?? EXIT.fatal);
     signal = received;
-    stop.abort();
+    stop.abort({ signal: received, exitCode: SIGNAL_EXIT[received] ?? EXIT.fatal } satisfies StopReason);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const redraw = status.live ? setInterval(() => progress.draw(), 1000).unref() : undefined;
-  if (pipeline.source.count) {
-    pipeline.source.count(stop.signal).then(
-      (total) => progress.setTotal(total),
-      () => {},
-    );
-  }
 
-  let summary: RunSummary;
   try {
-    summary = await runPipeline(pipeline, {
+    const { summary, exitCode } = await runPipeline(config, { baseDir: config.baseDir, warn }, {
+      pipelineFile: path,
       stop: stop.signal,
+      stopNow: stopNow.signal,
       watch,
+      summary: live,
       events: {
+        onStarted({ source }) {
+          source.count?.(stop.signal).then(
+            (total) => progress.setTotal(total),
+            () => {},
+          );
+        },
         onSkipped(item) {
           progress.done(item.size, false);
         },
@@ -90,6 +89,9 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
         onRemoved(uri) {
           logger.info({ uri }, `${uri}: gone from the source, pruned`);
         },
+        onFiltered({ uri, reason }) {
+          logger.debug({ uri, reason }, `${uri}: skipped by the source (${reason})`);
+        },
         onWatching(sofar) {
           progress.stop();
           logger.info({ summary: sofar }, `listing done (${summaryLine(sofar)}); watching ${config.source.type} source for changes`);
@@ -100,38 +102,22 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
         },
         warn,
       },
-      summary: live,
     });
+    progress.stop();
+    logger.info({ summary }, summaryLine(summary));
+    return exitCode;
   } catch (err) {
     progress.stop();
-    pipeline.state.close();
+    if (err instanceof RunRefused) {
+      process.stderr.write(`pagestream: ${err.message}\n`);
+      return EXIT.usage;
+    }
     throw err;
   } finally {
     clearInterval(redraw);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
-  progress.stop();
-  await pipeline.processor.close();
-  const exitCode = signal ? SIGNAL_EXIT[signal]! : summary.failed > 0 ? EXIT.failedDocuments : EXIT.ok;
-  const pool = pipeline.processor;
-  const report = {
-    pipeline: resolve(path),
-    started_at: startedAt.toISOString(),
-    finished_at: new Date().toISOString(),
-    exit_code: exitCode,
-    ...(signal ? { signal } : {}),
-    workers: pipeline.workers,
-    workers_started: pool.started,
-    summary,
-    pages_per_second: summary.seconds > 0 ? Math.round((summary.pages / summary.seconds) * 10) / 10 : 0,
-    peak_rss_mib: { main: Math.round(process.resourceUsage().maxRSS / 1024), worker: Math.round(pool.peakWorkerBytes / 1048576) },
-  };
-  pipeline.state.finishRun(report);
-  await writeRunReport(resolve(config.baseDir, config.settings.run_folder), report, pipeline.state.failures());
-  pipeline.state.close();
-  logger.info({ summary: report }, summaryLine(summary));
-  process.off("SIGINT", onSignal);
-  process.off("SIGTERM", onSignal);
-  return exitCode;
 }
 
 /** The run in one sentence: "12 document(s) ingested (340 pages), 1 failed (damaged 1), 3 skipped unchanged, … in 4.2 s". */
@@ -141,7 +127,7 @@ export function summaryLine(s: RunSummary): string {
     .join(", ");
   return (
     `${s.ok} document(s) ingested (${s.pages} pages), ${s.failed} failed${failures ? ` (${failures})` : ""}, ${s.skipped} skipped unchanged` +
-    `${s.removed ? `, ${s.removed} pruned` : ""}${s.scanDocuments ? `, ${s.scanDocuments} scan(s)` : ""}, ${s.chunks} chunks, in ${s.seconds.toFixed(1)} s` +
+    `${s.removed ? `, ${s.removed} pruned` : ""}${s.filtered ? `, ${s.filtered} passed over by the source (${Object.entries(s.filteredBy).map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}${s.scanDocuments ? `, ${s.scanDocuments} scan(s)` : ""}, ${s.chunks} chunks, in ${s.seconds.toFixed(1)} s` +
     `${s.seconds > 0 && s.pages > 0 ? ` (${(s.pages / s.seconds).toFixed(1)} pages/s)` : ""}${s.interrupted ? "; interrupted" : ""}`
   );
 }

@@ -1,6 +1,6 @@
-import { formatIssue, loadPipelineFile } from "../core/config.js";
-import { checkEnvironment, formatEnvironmentIssue } from "../core/environment-check.js";
-import { EXIT } from "./exit-codes.js";
+import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
+import { checkEnvironment, formatEnvironmentIssue } from "../pipeline/environment-check.js";
+import { EXIT } from "../exit-codes.js";
 
 /** The pure checks first (every problem with its line and column), then what the components need from the machine. */
 export async function validateCommand(path: string): Promise<number> {
@@ -18,5 +18,10 @@ export async function validateCommand(path: string): Promise<number> {
   process.stdout.write(
     `${path}: ok (source ${config.source.spec.type}; stages ${config.stages.map((s) => s.spec.type).join(" → ")}; sinks ${config.sinks.map((s) => s.spec.type).join(", ")})\n`,
   );
+  // Defaults chosen from the rest of the pipeline, so nobody has to guess what a run will write.
+  const named = (kind: string, list: readonly { spec: { type: string }; notes?: string[] }[]) => list.map((c, i) => ({ where: `${kind}[${i}] (${c.spec.type})`, notes: c.notes ?? [] }));
+  for (const { where, notes } of [{ where: `source (${config.source.spec.type})`, notes: config.source.notes ?? [] }, ...named("stages", config.stages), ...named("sinks", config.sinks)]) {
+    for (const note of notes) process.stdout.write(`  ${where}: ${note}\n`);
+  }
   return EXIT.ok;
 }

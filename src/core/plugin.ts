@@ -49,13 +49,35 @@ export interface DocumentContext {
   readonly warnings: DocumentWarning[];
 }
 
+/** What a source's `create` gets besides the run context. */
+export interface SourceContext extends RunContext {
+  /**
+   * "read": the source is built in a worker (a process of the run, or another machine) only to
+   * read the items the run sends it: it must not list or probe anything up front.
+   */
+  readonly purpose: "run" | "read";
+  /**
+   * Told of every entry the listing passes over, and why ("hidden", "excluded", "not included",
+   * a link): the run counts them in its summary, so nothing vanishes without a word.
+   */
+  readonly skipped?: (entry: { uri: string; reason: string }) => void;
+}
+
 export interface Source {
   /**
    * The documents to process, lazily: the runner pulls the next item only when it has room
    * for it, so a source must not list everything up front. A listing that ends without
    * throwing is complete: what it did not yield is gone from the source (and pruned).
+   * Items are plain JSON (see SourceItem): the run may send them anywhere to be read.
    */
   list(): AsyncIterable<SourceItem>;
+  /**
+   * The bytes of an item this source listed, wherever the source was built again from the same
+   * options. Called inside the run's limits, in the process that extracts the document. Fails
+   * with a DocumentError (`not_found`, `access_denied`, `too_large`, `read_failed`, `timeout`)
+   * that names the problem; refuses an item that is not its own.
+   */
+  read(item: SourceItem, signal?: AbortSignal): Promise<Uint8Array>;
   /**
    * How many items `list()` would yield and their bytes, for the progress display's totals
    * and ETA. Optional; it runs beside the listing, so it must be cheap and hold nothing.
@@ -70,6 +92,14 @@ export interface Source {
   watch?(signal: AbortSignal): AsyncIterable<SourceChange>;
 }
 
+/**
+ * A stage. It is created once per worker and reused for every document that worker runs, in
+ * whatever order the run hands them out: it MUST keep nothing from one document to the next
+ * (no counts, caches of document content, or learned state), so that a document's output is
+ * the same byte for byte whatever the concurrency, the order, the worker, or which documents
+ * an incremental run skipped. State that spans documents belongs in an explicit input of the
+ * stage (an option naming a file), whose content the config hash then covers.
+ */
 export interface Stage {
   /**
    * Builds the stream of one document's records. Called once per document with the records of
@@ -94,6 +124,9 @@ export interface RunSummary {
   skipped: number;
   /** Gone from the source and pruned from the sinks that prune. */
   removed: number;
+  /** Entries the source's listing passed over (filters, hidden files, links), and by reason. */
+  filtered: number;
+  filteredBy: Record<string, number>;
   /** Ingested documents that are scans (no selectable text). */
   scanDocuments: number;
   pages: number;
@@ -151,6 +184,21 @@ export interface Sink {
 /** What a stage consumes: the document's bytes (the first stage, which makes pages) or pages. */
 export type StageInput = "document" | "pages";
 
+/** What a component may know, at validation, of the pipeline around it. */
+export interface PipelineFacts {
+  /** Some stage makes chunk records (see StageSpec.producesChunks). */
+  readonly chunks: boolean;
+}
+
+/** What `settle` decided: the completed options, and what cannot work in this pipeline. */
+export interface Settled<O> {
+  options: O;
+  /** Errors, each at an option's path (relative to the component). */
+  problems?: { path: (string | number)[]; message: string }[];
+  /** Defaults chosen from the pipeline, said by `pagestream validate` ("records: chunks, …"). */
+  notes?: string[];
+}
+
 interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instance, Context extends RunContext = RunContext> {
   readonly kind: Kind;
   /** The name a pipeline uses in `type:`. */
@@ -160,9 +208,21 @@ interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instan
   readonly options: Options;
   readonly examples: readonly z.input<Options>[];
   /**
+   * What an older pagestream accepted here and this one does not, each with the sentence a
+   * user is told instead of "unknown option": renamed or removed option keys, and removed values
+   * of an option (`{ values: { evidence: { run: "…" } } }`).
+   */
+  readonly retired?: { readonly options?: Readonly<Record<string, string>>; readonly values?: Readonly<Record<string, Readonly<Record<string, string>>>> };
+  /**
+   * Optional and pure, part of validation: runs after every component's options parsed, and
+   * completes options whose default depends on the rest of the pipeline (a jsonl sink writes
+   * chunks when there is a chunk stage), or reports what cannot work in it.
+   */
+  settle?(options: z.output<Options>, pipeline: PipelineFacts): Settled<z.output<Options>>;
+  /**
    * Optional: checks what the component needs from the machine and the file cannot say (a
-   * program, a language pack). Runs after every option validated, before anything is built:
-   * `pagestream validate` reports it, and a run stops on it before it opens the source. Throws
+   * program, a language pack). Runs after validation, before anything is built: `pagestream
+   * validate` reports it, and a run refuses to start on it before it opens the source. Throws
    * an Error saying what is missing and how to install it. Extraction workers build stages with
    * `create` alone, so a `create` that needs the same must check it too.
    */
@@ -170,10 +230,29 @@ interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instan
   create(options: z.output<Options>, context: Context): Instance | Promise<Instance>;
 }
 
-export type SourceSpec<O extends z.ZodObject = z.ZodObject> = ComponentSpec<"source", O, Source>;
-export type SinkSpec<O extends z.ZodObject = z.ZodObject> = ComponentSpec<"sink", O, Sink, SinkContext>;
+/** What of a document's result a sink reads, beyond text and facts; the run sends workers' results without the rest. */
+export interface ResultNeeds {
+  /** Each page's lines and paragraphs, with their runs and positions (large: per-line geometry). */
+  lines: boolean;
+}
+
+export interface SourceSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"source", O, Source, SourceContext> {
+  /** The local folder the source reads under (absolute), if it reads one: no sink may write inside it. Pure. */
+  readsFolder?(options: z.output<O>, baseDir: string): string | undefined;
+}
+export interface SinkSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"sink", O, Sink, SinkContext> {
+  /** What the sink reads of a result (by its options). Without it, a sink gets no lines. */
+  needs?(options: z.output<O>): Partial<ResultNeeds>;
+  /**
+   * The local files the sink writes (absolute), each with the option that names it: validation
+   * refuses two sinks on one file and a sink writing inside the source's folder. Pure.
+   */
+  writesFiles?(options: z.output<O>, baseDir: string): { path: string; option: string }[];
+}
 export interface StageSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"stage", O, Stage> {
   readonly input: StageInput;
+  /** True when the stage adds chunk records to the stream (the chunk stage). */
+  readonly producesChunks?: boolean;
 }
 export type AnySpec = SourceSpec | StageSpec | SinkSpec;
 export type ComponentKind = AnySpec["kind"];

@@ -1,18 +1,18 @@
-import { mkdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
+import { ensureFolder } from "../core/output-folder.js";
 import { defineSink, type PreviousDelivery } from "../core/plugin.js";
 import type { ChunkRecord, DocumentResult, Line, OcrFacts, PageRecord } from "../core/records.js";
-import { documentStatus, pageFlags, pageLabel } from "../core/page-facts.js";
+import { documentStatus, pageFlags, pageLabel } from "../text/page-facts.js";
 import { isLogFileToken, LogFile, type LogFileToken } from "./log-file.js";
 
 const options = z
   .strictObject({
     records: z
       .enum(["pages", "chunks"])
-      .default("pages")
+      .optional()
       .describe(
-        "What each line holds. pages: a record per page, document error and warning. chunks: one chunk per line, ready for an embedding job or a vector store (needs a chunk stage); document records (status, errors, warnings) go to a `.documents.jsonl` file beside it.",
+        "What each line holds. pages: a record per page, document error and warning. chunks: one chunk per line, ready for an embedding job or a vector store (needs a chunk stage); document records (status, errors, warnings) go to a `.documents.jsonl` file beside it. Default: chunks when the pipeline has a chunk stage, pages otherwise (`pagestream validate` says which).",
       ),
     path: z
       .string()
@@ -27,9 +27,6 @@ const options = z
       .boolean()
       .default(false)
       .describe("When a document is gone from the source (deleted or moved), write a tombstone for it, so the file mirrors the source. Leave off when runs cover only part of the source."),
-  })
-  .superRefine((o, ctx) => {
-    if (o.include_lines && o.records === "chunks") ctx.addIssue({ code: "custom", path: ["include_lines"], message: "applies to page records only (records: pages)" });
   });
 
 /** The checkpoint token: each file's, by its name. */
@@ -46,10 +43,25 @@ export default defineSink({
     { path: "out/pages-with-geometry.jsonl", include_lines: true },
     { records: "chunks", path: "out/chunks.jsonl", prune: true },
   ],
+  needs: (opts) => ({ lines: opts.include_lines }),
+  writesFiles(opts, baseDir) {
+    const records = opts.records ?? "pages";
+    const target = resolve(baseDir, opts.path ?? (records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl"));
+    return records === "chunks" ? [{ path: target, option: "path" }, { path: documentsPath(target), option: "path" }] : [{ path: target, option: "path" }];
+  },
+  settle(opts, pipeline) {
+    const records = opts.records ?? (pipeline.chunks ? "chunks" : "pages");
+    const problems = [];
+    if (records === "chunks" && !pipeline.chunks) problems.push({ path: ["records"], message: "chunks need a chunk stage in the pipeline (- type: chunk), and there is none" });
+    if (records === "chunks" && opts.include_lines) problems.push({ path: ["include_lines"], message: "applies to page records only (records: pages)" });
+    const notes = opts.records ? [] : [`records: ${records} (${pipeline.chunks ? "the pipeline has a chunk stage; records: pages writes page records instead" : "there is no chunk stage"})`];
+    return { options: { ...opts, records }, problems, notes };
+  },
   async create(opts, context) {
-    const target = resolve(context.baseDir, opts.path ?? (opts.records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl"));
-    await mkdir(dirname(target), { recursive: true });
-    const paths = opts.records === "pages" ? [target] : [target, documentsPath(target)];
+    const records = opts.records ?? "pages";
+    const target = resolve(context.baseDir, opts.path ?? (records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl"));
+    await ensureFolder(dirname(target));
+    const paths = records === "pages" ? [target] : [target, documentsPath(target)];
     const files = await openTogether(paths, context.checkpoint as JsonlCheckpoint | undefined);
     const [main, documents] = files as [LogFile, LogFile | undefined];
     let chunks = 0;
@@ -111,7 +123,7 @@ async function openTogether(paths: string[], checkpoint: JsonlCheckpoint | undef
  * that follow, or removed from the source.
  */
 export function tombstone(uri: string, previous: PreviousDelivery, reason: "replaced" | "removed"): object {
-  return { type: "tombstone", uri, ...(previous.documentId ? { doc_id: previous.documentId } : {}), reason };
+  return { type: "tombstone", uri, ...(previous.documentId ? { document_id: previous.documentId } : {}), reason };
 }
 
 /** The JSONL records of one document, keys in a fixed order. */
@@ -119,7 +131,7 @@ export function jsonlRecords(result: DocumentResult, includeLines: boolean): obj
   const records: object[] = [];
   if (result.status === "failed") {
     const { uri, code, message, documentId } = result.error;
-    records.push({ type: "error", uri, ...(documentId ? { doc_id: documentId } : {}), code, message });
+    records.push({ type: "error", uri, ...(documentId ? { document_id: documentId } : {}), code, message });
   } else {
     for (const page of result.pages) records.push(pageRecord(page, result.document.pageCount, includeLines));
   }
@@ -134,7 +146,7 @@ export function jsonlRecords(result: DocumentResult, includeLines: boolean): obj
 export function chunkLine(chunk: ChunkRecord, title: string | undefined): object {
   return {
     id: chunk.id,
-    doc_id: chunk.documentId,
+    document_id: chunk.documentId,
     chunk_index: chunk.index,
     text: chunk.text,
     metadata: {
@@ -160,12 +172,12 @@ export function documentLine(result: DocumentResult): object {
   const warnings = result.warnings.map(warning);
   if (result.status === "failed") {
     const { uri, code, message, documentId } = result.error;
-    return { type: "document", ...(documentId ? { doc_id: documentId } : {}), uri, status: "failed", code, message, warnings };
+    return { type: "document", ...(documentId ? { document_id: documentId } : {}), uri, status: "failed", code, message, warnings };
   }
   const { document, pages, chunks } = result;
   return {
     type: "document",
-    doc_id: document.id,
+    document_id: document.documentId,
     uri: document.uri,
     status: documentStatus(document),
     ...(document.title ? { title: document.title } : {}),
@@ -187,7 +199,7 @@ function pageRecord(page: PageRecord, pageCount: number, includeLines: boolean):
   const label = pageLabel(page);
   return {
     type: "page",
-    doc_id: page.documentId,
+    document_id: page.documentId,
     uri: page.uri,
     page: page.number,
     page_count: pageCount,

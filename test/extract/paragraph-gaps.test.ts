@@ -1,6 +1,6 @@
 /** Paragraphs marked by gaps alone: text typed line by line (ragged, hard line breaks), as licences and letters are. */
 import { describe, expect, it } from "vitest";
-import { renderPageText } from "../../src/core/page-text.js";
+import { renderPageText } from "../../src/text/page-text.js";
 import type { Line } from "../../src/core/records.js";
 import { buildLine } from "../../src/stages/extract/line-grouping.js";
 import { paragraphGaps } from "../../src/stages/extract/paragraph-gaps.js";

@@ -7,15 +7,13 @@
  * and the tests say how close it must be; the structure (paragraphs, furniture, facts) exactly.
  */
 import { mkdtempSync, readFileSync, symlinkSync } from "node:fs";
-import { stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { DEFAULT_STAGES, withOcr } from "../../src/core/default-pipeline.js";
+import { DEFAULT_STAGES, withOcr } from "../../src/pipeline/default-pipeline.js";
 import type { Stage } from "../../src/core/plugin.js";
 import type { DocumentResult } from "../../src/core/records.js";
-import { processDocument } from "../../src/core/process-document.js";
-import { loadSpec } from "../../src/core/registry.js";
-import { fileItem } from "../../src/sources/folder.js";
+import { loadSpec } from "../../src/pipeline/registry.js";
+import { processFile } from "../../src/run/process-document.js";
 import { findExecutable } from "../../src/stages/ocr/child-process.js";
 
 export interface OcrManifestEntry {
@@ -59,9 +57,8 @@ export async function ocrStages(ocrOptions: Record<string, unknown> = {}, stages
   return built;
 }
 
-export async function runStages(path: string, stages: readonly Stage[]): Promise<DocumentResult> {
-  const info = await stat(path);
-  return processDocument(fileItem(resolve(path), info.size, info.mtimeMs), stages);
+export function runStages(path: string, stages: readonly Stage[]): Promise<DocumentResult> {
+  return processFile(resolve(path), stages);
 }
 
 /** Words as the corpus scorer sees them: lower case, edge punctuation off. */

@@ -3,7 +3,7 @@
  * sizes, paragraphs over them, and the page text rendered from both by the core's
  * renderPageText, so the chunk stage sees exactly what it sees in a pipeline.
  */
-import { renderPageText } from "../../src/core/page-text.js";
+import { renderPageText } from "../../src/text/page-text.js";
 import type { ChunkRecord, DocumentResult, Line, PageRecord, Paragraph } from "../../src/core/records.js";
 import { chunkDocument } from "../../src/stages/chunk/chunker.js";
 import type { ChunkLimits } from "../../src/stages/chunk/packing.js";
@@ -77,13 +77,13 @@ export async function chunk(pages: PageRecord[], limits: Partial<ChunkLimits> = 
 
 /** An ok DocumentResult for sink tests: the pages (of one uri and document id) and their chunks. */
 export async function result(pages: PageRecord[], options: { title?: string; limits?: Partial<ChunkLimits> } = {}): Promise<DocumentResult> {
-  const { uri, documentId: id } = pages[0]!;
+  const { uri, documentId } = pages[0]!;
   return {
     status: "ok",
     uri,
-    document: { id, uri, size: 1000, pageCount: pages.length, tagged: false, ...(options.title ? { title: options.title } : {}) },
+    document: { documentId, uri, size: 1000, pageCount: pages.length, tagged: false, ...(options.title ? { title: options.title } : {}) },
     pages,
-    chunks: await chunk(pages, options.limits, id),
+    chunks: await chunk(pages, options.limits, documentId),
     warnings: [],
   };
 }

@@ -1,19 +1,17 @@
-import { stat } from "node:fs/promises";
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { lastValueFrom, of, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { countTokens as cl100kCount } from "gpt-tokenizer/encoding/cl100k_base";
-import { parsePipeline, formatIssue } from "../../src/core/config.js";
+import { parsePipeline, formatIssue } from "../../src/pipeline/config.js";
 import type { DocumentContext } from "../../src/core/plugin.js";
 import type { ChunkRecord, DocRecord, PageRecord } from "../../src/core/records.js";
-import { loadSpec } from "../../src/core/registry.js";
-import { processDocument } from "../../src/core/process-document.js";
-import { fileItem } from "../../src/sources/folder.js";
+import { loadSpec } from "../../src/pipeline/registry.js";
+import { processFile } from "../../src/run/process-document.js";
 import type { Block } from "../../src/stages/chunk/blocks.js";
 import { sentenceStarts, spansAt } from "../../src/stages/chunk/boundaries.js";
 import { chunkId, uuidV5 } from "../../src/stages/chunk/chunk-id.js";
-import { documentText } from "../../src/stages/chunk/document-text.js";
+import { documentText } from "../../src/text/document-text.js";
 import { CUT, cutBetween, sectionCut } from "../../src/stages/chunk/pieces.js";
 import chunkStage from "../../src/stages/chunk/stage.js";
 import { chunk, code, DOC_ID, heading, page, table, text, tokenizer, URI } from "./chunk-fixtures.js";
@@ -256,7 +254,7 @@ describe("chunk stage: sentence boundaries", () => {
 describe("chunk stage: in a pipeline", () => {
   it("puts its chunks after the pages, and a second chunk stage replaces the first one's chunks", async () => {
     const pages = [page(1, [text(S0, S1, S2)])];
-    const context = { input: { item: fileItem(URI, 10, 0), id: DOC_ID, bytes: new Uint8Array() }, warnings: [] } as DocumentContext;
+    const context = { input: { item: { uri: URI, size: 10, mtimeMs: 0, fingerprint: "f" }, documentId: DOC_ID, bytes: new Uint8Array() }, warnings: [] } as unknown as DocumentContext;
     const small = await chunkStage.create(chunkStage.options.parse({ max_tokens: 20, overlap_tokens: 0, min_tokens: 0 }), { baseDir: ".", warn: () => {} });
     const whole = await chunkStage.create(chunkStage.options.parse({ max_tokens: 100, overlap_tokens: 0, min_tokens: 0 }), { baseDir: ".", warn: () => {} });
     const run = (stages: typeof small[]) => lastValueFrom(stages.reduce((r$, s) => s.apply(r$, context), of<DocRecord>(...pages)).pipe(toArray()));
@@ -274,8 +272,7 @@ describe("chunk stage: in a pipeline", () => {
       const spec = await loadSpec("stage", type, ".");
       stages.push(await spec.create(spec.options.parse(options), { baseDir: ".", warn: () => {} }));
     }
-    const info = await stat(file);
-    const result = await processDocument(fileItem(file, info.size, info.mtimeMs), stages);
+    const result = await processFile(file, stages);
     if (result.status !== "ok") throw new Error(result.error.message);
     expect(result.chunks.length).toBeGreaterThan(2);
     expect(documentText(result.pages as PageRecord[]).text + "\n").toBe(printed);
@@ -284,7 +281,7 @@ describe("chunk stage: in a pipeline", () => {
   });
 
   it("reports bad limits at the option in pipeline.yaml", async () => {
-    const yaml = ["source: { type: folder, path: . }", "stages:", "  - type: extract", "  - type: chunk", "    max_tokens: 100", "    overlap_tokens: 60", "    min_tokens: 90", "sinks: [{ type: jsonl }]", ""].join("\n");
+    const yaml = ["source: { type: folder, path: in }", "stages:", "  - type: extract", "  - type: chunk", "    max_tokens: 100", "    overlap_tokens: 60", "    min_tokens: 90", "sinks: [{ type: jsonl }]", ""].join("\n");
     const r = await parsePipeline(yaml, { file: "pipeline.yaml", baseDir: process.cwd() });
     expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([
       "pipeline.yaml:6:21 stages[1].overlap_tokens: must be at most half of max_tokens (50), got 60",

@@ -65,7 +65,7 @@ describe("a machine without Tesseract or a language pack", () => {
     expect(r.stdout).toContain("stages extract → flag-scans → ocr → strip-furniture → dehyphenate → chunk");
   });
 
-  it("validate and run fail at once when tesseract is not on PATH, naming the Debian package, and the run writes nothing", () => {
+  it("validate fails and a run refuses to start when tesseract is not on PATH, naming the Debian package; the run writes nothing", () => {
     const dir = tempDir("pagestream-ocr-missing-");
     writeFileSync(join(dir, "pipeline.yaml"), defaultPipelineWithOcr(folderWith([SCAN.file])));
     const env = { PATH: noTesseract };
@@ -75,7 +75,7 @@ describe("a machine without Tesseract or a language pack", () => {
       "pipeline.yaml: stages[2] (ocr): Tesseract is not installed (no `tesseract` on PATH): install the Debian package tesseract-ocr (`apt-get install -y tesseract-ocr`)\n",
     );
     const run = cli(["run", "pipeline.yaml"], { cwd: dir, env });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain("stages[2] (ocr): Tesseract is not installed");
     expect(run.stderr).toContain("apt-get install -y tesseract-ocr");
     expect(existsSync(join(dir, "out"))).toBe(false);
@@ -165,14 +165,14 @@ describe("the default pipeline with ocr added", () => {
     const db = new Database(join(dir, "out/archive.sqlite"), { readonly: true });
     try {
       const pages = db
-        .prepare("SELECT d.uri, p.number, p.flags, p.ocr FROM pages p JOIN documents d ON d.id = p.document_id ORDER BY d.uri, p.number")
+        .prepare("SELECT d.uri, p.number, p.flags, p.ocr FROM pages p JOIN documents d ON d.id = p.document_row ORDER BY d.uri, p.number")
         .all() as { uri: string; number: number; flags: string; ocr: string | null }[];
       const of = (file: string) => pages.filter((p) => p.uri.endsWith(file));
       expect(of(SCAN.file).map((p) => JSON.parse(p.flags))).toEqual([["ocr", "scan"], ["ocr", "scan"]]);
       expect(of(MIXED.file).map((p) => p.ocr !== null)).toEqual([false, true, false]);
       expect(JSON.parse(of(MIXED.file)[1]!.ocr!)).toMatchObject({ engine: "tesseract", languages: ["eng"], dpi: 300 });
       expect(of("meeting-minutes.pdf").every((p) => p.ocr === null && !JSON.parse(p.flags).includes("ocr"))).toBe(true);
-      const chunkFlags = db.prepare("SELECT c.flags FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.uri LIKE ?").all(`%${SCAN.file}`) as { flags: string }[];
+      const chunkFlags = db.prepare("SELECT c.flags FROM chunks c JOIN documents d ON d.id = c.document_row WHERE d.uri LIKE ?").all(`%${SCAN.file}`) as { flags: string }[];
       expect(chunkFlags.length).toBeGreaterThan(0);
       for (const c of chunkFlags) expect(JSON.parse(c.flags)).toContain("ocr");
     } finally {

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { textOutput } from "../../src/cli/extract-command.js";
-import { DEFAULT_STAGES, withOcr } from "../../src/core/default-pipeline.js";
-import { pageFlags } from "../../src/core/page-facts.js";
+import { DEFAULT_STAGES, withOcr } from "../../src/pipeline/default-pipeline.js";
+import { pageFlags } from "../../src/text/page-facts.js";
 import type { DocumentResult, PageRecord } from "../../src/core/records.js";
 import { okPages } from "../helpers/extract.js";
 import { ocrFixture, ocrStages, paragraphsOf, runStages, wordF1 } from "../helpers/ocr.js";

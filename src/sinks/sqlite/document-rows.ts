@@ -1,20 +1,21 @@
 /**
- * A document's result as the archive's rows, and the two hashes a re-run compares: the content
+ * A document's result as the archive's rows, and the two hashes a re-run compares: the rows
  * hash covers everything the rows hold (an unchanged document is left as it is, rowids and
  * all), the config hash the settings that shaped them (extraction mode, tokenizer and chunk
  * limits, archive schema), so rows made under other settings can be found.
  */
 import { createHash } from "node:crypto";
 import type { DocumentResult } from "../../core/records.js";
-import { documentText } from "../../stages/chunk/document-text.js";
-import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../core/page-facts.js";
+import { documentText } from "../../text/document-text.js";
+import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../text/page-facts.js";
 
-/** Bumped when the tables change shape; an archive of another version is refused, not migrated blindly. */
-export const ARCHIVE_SCHEMA_VERSION = 2;
+/** Bumped when the tables change shape, with a migration from the version before (archive-schema.ts). */
+export const ARCHIVE_SCHEMA_VERSION = 3;
 
 export interface DocumentRow {
   uri: string;
-  sha256: string | null;
+  /** sha256 of the document's bytes; null when they could not be read. */
+  document_id: string | null;
   title: string | null;
   pages: number | null;
   status: "ok" | "scan" | "failed";
@@ -24,7 +25,8 @@ export interface DocumentRow {
   warnings: string;
   chunk_count: number;
   config_hash: string;
-  content_hash: string;
+  /** Hash of every row the archive holds for the document: an unchanged document is left as it is. */
+  rows_hash: string;
 }
 
 export interface PageRow {
@@ -70,7 +72,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
   if (result.status === "failed") {
     const document = {
       uri: result.uri,
-      sha256: result.error.documentId ?? null,
+      document_id: result.error.documentId ?? null,
       title: null,
       pages: null,
       status: "failed" as const,
@@ -80,7 +82,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
       chunk_count: 0,
       config_hash: hash({ schema: ARCHIVE_SCHEMA_VERSION }),
     };
-    return { document: { ...document, content_hash: hash(document) }, pages: [], chunks: [] };
+    return { document: { ...document, rows_hash: hash(document) }, pages: [], chunks: [] };
   }
   const title = result.document.title ?? null;
   const spans = new Map(documentText(result.pages).pages.map((s) => [s.number, s]));
@@ -121,7 +123,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
   };
   const document = {
     uri: result.uri,
-    sha256: result.document.id,
+    document_id: result.document.documentId,
     title,
     pages: result.document.pageCount,
     status: documentStatus(result.document),
@@ -131,7 +133,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
     chunk_count: chunks.length,
     config_hash: hash(config),
   };
-  return { document: { ...document, content_hash: hash({ document, pages, chunks }) }, pages, chunks };
+  return { document: { ...document, rows_hash: hash({ document, pages, chunks }) }, pages, chunks };
 }
 
 function hash(value: unknown): string {

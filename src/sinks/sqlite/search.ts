@@ -74,7 +74,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
   const filters: string[] = [];
   const params: Record<string, unknown> = { match, weights: WEIGHTS[table], limit: options.limit * 3 };
   if (options.document !== undefined) {
-    filters.push("(d.sha256 = lower(@document) OR d.uri = @document OR (length(@document) >= 8 AND substr(d.sha256, 1, length(@document)) = lower(@document)))");
+    filters.push("(d.document_id = lower(@document) OR d.uri = @document OR (length(@document) >= 8 AND substr(d.document_id, 1, length(@document)) = lower(@document)))");
     params.document = options.document;
   }
   if (options.pathPrefix !== undefined) {
@@ -89,7 +89,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
     db
       .prepare(
         `SELECT ${table}.rowid AS seq, ${table}.rank AS rank FROM ${table}` +
-          (filters.length ? ` JOIN chunks c ON c.seq = ${table}.rowid JOIN documents d ON d.id = c.document_id` : "") +
+          (filters.length ? ` JOIN chunks c ON c.seq = ${table}.rowid JOIN documents d ON d.id = c.document_row` : "") +
           ` WHERE ${table} MATCH @match AND ${table}.rank MATCH @weights` +
           filters.map((f) => ` AND ${f}`).join("") +
           ` ORDER BY ${table}.rank LIMIT @limit`,
@@ -103,9 +103,9 @@ export function searchArchive(db: Database, query: string, options: SearchOption
     `SELECT highlight(${table}, 0, char(1), char(2)) AS marked, snippet(${table}, 0, char(1), char(2), '…', ${SNIPPET_TOKENS}) AS snippet FROM ${table} WHERE ${table} MATCH @match AND rowid = CAST(@seq AS INTEGER)`,
   );
   const chunkRow = db.prepare(
-    "SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.sha256, d.uri, d.title FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.seq = ?",
+    "SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.document_id, d.uri, d.title FROM chunks c JOIN documents d ON d.id = c.document_row WHERE c.seq = ?",
   );
-  const pageRows = db.prepare("SELECT number, label, char_start, char_end, ocr FROM pages WHERE document_id = ? AND char_start IS NOT NULL ORDER BY number");
+  const pageRows = db.prepare("SELECT number, label, char_start, char_end, ocr FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number");
   const pagesOf = new Map<number, PageOffsets[]>();
 
   const hits: SearchHit[] = [];
@@ -113,7 +113,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
   for (const { seq, rank } of ranked) {
     if (hits.length >= options.limit) break;
     const text = sqlite(() => marked.get({ match, seq }) as { marked: string; snippet: string });
-    const chunk = chunkRow.get(seq) as ChunkOffsets & { id: string; chunk_index: number; page_start: number; page_end: number; document_row: number; sha256: string | null; uri: string; title: string | null };
+    const chunk = chunkRow.get(seq) as ChunkOffsets & { id: string; chunk_index: number; page_start: number; page_end: number; document_row: number; document_id: string | null; uri: string; title: string | null };
     if (!pagesOf.has(chunk.document_row)) pagesOf.set(chunk.document_row, pageRows.all(chunk.document_row) as PageOffsets[]);
     const pages = pagesOf.get(chunk.document_row)!;
     const spans = markedSpans(text.marked);
@@ -130,7 +130,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
     if ((options.source === "ocr" && !ocr) || (options.source === "text" && ocr)) continue;
     hits.push({
       score: -rank,
-      documentId: chunk.sha256,
+      documentId: chunk.document_id,
       uri: chunk.uri,
       title: chunk.title,
       chunkId: chunk.id,

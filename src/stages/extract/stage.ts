@@ -1,7 +1,7 @@
 import { from } from "rxjs";
 import { z } from "zod";
 import { DocumentError, describeError } from "../../core/document-error.js";
-import { parsePageRange, selectPages, type PageSpan } from "../../core/page-range.js";
+import { parsePageRange, selectPages, type PageSpan } from "./page-range.js";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
 import { documentLineGap, layoutLines, layoutParagraphs, type LayoutOptions, type PageLines } from "./page-layout.js";
@@ -124,7 +124,7 @@ async function* extractPages(
     ]);
     const title = (metadata?.info as { Title?: unknown } | undefined)?.Title;
     context.document = {
-      id: input.id,
+      documentId: input.documentId,
       uri: input.item.uri,
       size: input.bytes.length,
       pageCount,
@@ -194,7 +194,7 @@ function pageRecord(context: DocumentContext, number: number, layout: LayoutOpti
   const { lines, paragraphs, text } = read ? layoutParagraphs(read.lines, layout, fallbackGap) : { lines: [], paragraphs: [], text: "" };
   return {
     type: "page",
-    documentId: context.input.id,
+    documentId: context.input.documentId,
     uri: context.input.item.uri,
     number,
     width: round(read?.width ?? 0),

@@ -9,7 +9,7 @@
  * already decided where the words are.
  */
 import type { TextRun } from "../../core/records.js";
-import { median } from "../../core/text-geometry.js";
+import { median } from "../../text/text-geometry.js";
 import { ascentOf, descentOf, letterClass } from "./letter-heights.js";
 import { skewOf, unrotate, type WordBox } from "./skew.js";
 import { ASCENDER_EM, lineSizes, X_HEIGHT_EM } from "./text-size.js";

@@ -17,7 +17,7 @@
  * before joins its group, and each group gets its lines' median (by characters), so measuring
  * jitter never shows as a change of size.
  */
-import { median } from "../../core/text-geometry.js";
+import { median } from "../../text/text-geometry.js";
 import { letterClass, type LetterClass } from "./letter-heights.js";
 
 export interface SizedWord {

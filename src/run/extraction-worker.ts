@@ -1,0 +1,37 @@
+/**
+ * An extraction worker: a long-lived child process of the run (pdf.js costs ~0.3 s to import,
+ * paid once per worker, not per document). It builds the source and the stages from the same
+ * validated config as the run, then takes one job at a time: reads the document through its
+ * source, runs the stages and sends the outcome back. The parent watches its memory and time
+ * and kills it when a document runs over; see `worker-pool.ts`.
+ */
+import type { Source, Stage } from "../core/plugin.js";
+import { buildWorkerComponents } from "./worker-components.js";
+import { processJob } from "./process-document.js";
+import type { FromWorker, ToWorker, WorkerSetup } from "./worker-protocol.js";
+
+const send = (message: FromWorker) => process.send!(message);
+
+// The parent decides when a worker stops: a Ctrl-C reaches the whole process group, and the
+// run must be able to finish the documents in flight (shutdown_timeout_seconds).
+process.on("SIGINT", () => {});
+process.on("SIGTERM", () => {});
+// The parent is gone (killed, crashed): nothing will read our results.
+process.on("disconnect", () => process.exit(0));
+
+let built: { setup: WorkerSetup; source: Source; stages: Stage[] } | undefined;
+
+process.on("message", (message: ToWorker) => {
+  if (message.type === "init") {
+    buildWorkerComponents(message.setup, (m) => send({ type: "warn", message: m })).then(
+      (components) => {
+        built = { setup: message.setup, ...components };
+        send({ type: "ready" });
+      },
+      (err: unknown) => send({ type: "init_failed", message: err instanceof Error ? err.message : String(err) }),
+    );
+    return;
+  }
+  const { setup, source, stages } = built!;
+  void processJob(message.job, source, stages, setup.limits, setup.needs).then((outcome) => send({ type: "outcome", id: message.id, outcome }));
+});
