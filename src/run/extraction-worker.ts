@@ -8,7 +8,7 @@
 import type { Source, Stage } from "../core/plugin.js";
 import { buildWorkerComponents } from "./worker-components.js";
 import { processJob } from "./process-document.js";
-import type { FromWorker, ToWorker, WorkerSetup } from "./worker-protocol.js";
+import { PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from "./worker-protocol.js";
 
 const send = (message: FromWorker) => process.send!(message);
 
@@ -33,5 +33,12 @@ process.on("message", (message: ToWorker) => {
     return;
   }
   const { setup, source, stages } = built!;
-  void processJob(message.job, source, stages, setup.limits, setup.needs).then((outcome) => send({ type: "outcome", id: message.id, outcome }));
+  const { id } = message;
+  let lastProgress = Date.now();
+  const onPage = (pages: number) => {
+    if (Date.now() - lastProgress < PROGRESS_MS) return;
+    lastProgress = Date.now();
+    send({ type: "progress", id, pages });
+  };
+  void processJob(message.job, source, stages, setup.limits, setup.needs, onPage).then((outcome) => send({ type: "outcome", id, outcome }));
 });

@@ -16,7 +16,7 @@ import { DocumentError } from "../core/document-error.js";
 import { WORKER_ENTRY } from "../package-files.js";
 import { failedResult } from "./process-document.js";
 import { canWatchMemory, residentBytes } from "./process-memory.js";
-import type { DocumentJob, DocumentProcessor, JobOutcome } from "./processor.js";
+import type { DocumentJob, DocumentProcessor, JobHooks, JobOutcome } from "./processor.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./worker-protocol.js";
 
 export interface PoolOptions {
@@ -39,6 +39,7 @@ const MAX_START_FAILURES = 3;
 interface Job {
   id: number;
   job: DocumentJob;
+  hooks?: JobHooks;
   /** undefined: the run stopped and abandoned the document. */
   settle(outcome: JobOutcome | undefined): void;
   timer?: NodeJS.Timeout;
@@ -100,11 +101,11 @@ export class WorkerPool implements DocumentProcessor {
   }
 
   /** Runs one job in a worker. Resolves with its outcome, or undefined when the pool was stopped first. */
-  async run(job: DocumentJob): Promise<JobOutcome | undefined> {
+  async run(job: DocumentJob, hooks?: JobHooks): Promise<JobOutcome | undefined> {
     await this.ensureStarted();
     if (this.stopping) return undefined;
     return new Promise((settle) => {
-      this.queue.push({ id: this.nextJob++, job, settle });
+      this.queue.push({ id: this.nextJob++, job, hooks, settle });
       this.dispatch();
     });
   }
@@ -196,6 +197,8 @@ export class WorkerPool implements DocumentProcessor {
           child.kill("SIGKILL");
         } else if (message.type === "warn") {
           this.options.warn(message.message);
+        } else if (message.type === "progress") {
+          if (slot.job?.id === message.id) slot.job.hooks?.progress?.(message.pages);
         } else if (slot.job?.id === message.id) {
           this.finish(slot, message.outcome);
           this.dispatch();
