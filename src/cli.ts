@@ -62,7 +62,7 @@ program
 program
   .command("search")
   .description("Search an archive written by the sqlite sink: best chunks first (bm25), with pages and a snippet.")
-  .argument("<query>", 'words (all must match), "a phrase" in quotes, or a prefix*')
+  .argument("<query>", 'words (all must match), "a phrase" in quotes, a prefix* (3+ letters); OR, NOT and (groups) in capitals')
   .option("--db <file>", "the archive", "out/archive.sqlite")
   .option("--limit <n>", "most hits to show", positiveInt, 10)
   .option("--document <id>", "only this document: its sha256 (or 8+ leading hex digits) or its path")
