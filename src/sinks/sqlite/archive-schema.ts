@@ -3,8 +3,9 @@
  *
  * - `documents`: one row per source file (by uri), with its status, error, page count, title,
  *   when it was written (`ingested_at`) and the hashes a re-run compares.
- * - `pages`: each page's text, printed label, flags and furniture, and where its text sits in
- *   the document text chunk offsets point into.
+ * - `pages`: each page's text, printed label, flags, furniture and facts (how its text was made:
+ *   order source, columns, dehyphenation decisions…), and where its text sits in the document
+ *   text chunk offsets point into.
  * - `chunks`: the chunk records, `id` the same UUID as in the JSONL. `title` repeats the
  *   document's title so the full-text index can hold it beside the text.
  * - `chunks_fts`: FTS5 over chunk text and title, external content (the text is stored once, in
@@ -56,6 +57,7 @@ CREATE TABLE IF NOT EXISTS pages (
   mode TEXT NOT NULL,
   flags TEXT NOT NULL,
   furniture TEXT,
+  facts TEXT,
   PRIMARY KEY (document_id, number)
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chunks (
@@ -78,6 +80,14 @@ CREATE TABLE IF NOT EXISTS chunks (
 ) STRICT;
 CREATE INDEX IF NOT EXISTS chunks_id ON chunks (id);
 `;
+
+/**
+ * What each schema version added, applied in order to an older archive. A page written before
+ * version 2 has no facts (null) until its document is written again.
+ */
+const MIGRATIONS: Record<number, string> = {
+  2: "ALTER TABLE pages ADD COLUMN facts TEXT;",
+};
 
 export function ftsTokenizer(settings: IndexSettings): string {
   return settings.stemming === "porter" ? "porter unicode61 remove_diacritics 2" : "unicode61 remove_diacritics 2";
@@ -116,7 +126,7 @@ DROP TABLE IF EXISTS ${table};
 /**
  * Creates the tables of a new archive, or checks an existing one, and brings its indexes in line
  * with `settings`: a changed tokenizer rebuilds the full-text index from the stored text,
- * trigram on builds that index, off drops it. Returns what was rebuilt, for a message, and the
+ * trigram on builds that index, off drops it; an older schema is upgraded. Returns what changed, for a message, and the
  * archive's id (made once, when the file is created: the run state tells archives apart by it).
  */
 export function prepareArchive(db: Database, settings: IndexSettings): { changes: string[]; archiveId: string } {
@@ -132,23 +142,27 @@ export function prepareArchive(db: Database, settings: IndexSettings): { changes
     const meta = (key: string) => (db.prepare("SELECT value FROM archive_meta WHERE key = ?").get(key) as { value: string } | undefined)?.value;
     const setMeta = (key: string, value: string) => db.prepare("INSERT INTO archive_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
     const version = meta("schema_version");
-    if (version !== undefined && Number(version) !== ARCHIVE_SCHEMA_VERSION) {
-      throw new Error(`the archive has schema version ${version}, and this pagestream writes version ${ARCHIVE_SCHEMA_VERSION}: write to a new file`);
+    const from = Number(version);
+    if (version !== undefined && from !== ARCHIVE_SCHEMA_VERSION) {
+      const known = Number.isInteger(from) && from >= 1 && from < ARCHIVE_SCHEMA_VERSION;
+      if (!known) throw new Error(`the archive has schema version ${version}, and this pagestream writes version ${ARCHIVE_SCHEMA_VERSION}: write to a new file`);
+      for (let v = from + 1; v <= ARCHIVE_SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+      changed.push(`upgraded the tables from schema version ${from} to ${ARCHIVE_SCHEMA_VERSION} (pages written before have no facts until their document is written again)`);
     }
     setMeta("schema_version", String(ARCHIVE_SCHEMA_VERSION));
     if (meta("archive_id") === undefined) setMeta("archive_id", randomUUID());
     const tokenize = ftsTokenizer(settings);
     if (meta("fts_tokenize") !== tokenize || !tableExists(db, FTS_TABLE)) {
-      if (tableExists(db, FTS_TABLE)) changed.push(`full-text index (tokenizer now ${tokenize})`);
+      if (tableExists(db, FTS_TABLE)) changed.push(`rebuilt the full-text index (tokenizer now ${tokenize})`);
       db.exec(dropIndexSql(FTS_TABLE) + indexSql(FTS_TABLE, ["text", "title"], tokenize));
       setMeta("fts_tokenize", tokenize);
     }
     if (settings.trigram && !tableExists(db, TRIGRAM_TABLE)) {
       db.exec(indexSql(TRIGRAM_TABLE, ["text"], "trigram remove_diacritics 1"));
-      changed.push("trigram index (built)");
+      changed.push("rebuilt the trigram index (built)");
     } else if (!settings.trigram && tableExists(db, TRIGRAM_TABLE)) {
       db.exec(dropIndexSql(TRIGRAM_TABLE));
-      changed.push("trigram index (dropped)");
+      changed.push("rebuilt the trigram index (dropped)");
     }
   })();
   const archiveId = (db.prepare("SELECT value FROM archive_meta WHERE key = 'archive_id'").get() as { value: string }).value;
