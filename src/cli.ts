@@ -74,9 +74,29 @@ program
     process.exitCode = await searchCommand(query, opts);
   });
 
+program
+  .command("serve")
+  .description("Serve a web page over the archive on this machine: search, read each page beside the original, see what extraction did, drop a PDF to extract it.")
+  .option("--db <file>", "the archive (default: the pipeline's sqlite sink, else out/archive.sqlite)")
+  .option("--pipeline <file>", "the pipeline file: where the originals are, and the stages a dropped PDF goes through", undefined)
+  .option("--port <n>", "port to listen on (0: any free one)", port, 8080)
+  .option("--host <address>", "address to listen on; anything but loopback lets other machines in, and warns", "127.0.0.1")
+  .option("--token <token>", "require this token on every request (default: $PAGESTREAM_TOKEN); the address printed carries it")
+  .option("--max-upload-mb <n>", "largest PDF the page may drop, in MiB (at most the pipeline's max_file_bytes)", positiveInt, 100)
+  .action(async (opts: import("./cli/serve-command.js").ServeFlags) => {
+    const { serveCommand } = await import("./cli/serve-command.js");
+    process.exitCode = await serveCommand(opts);
+  });
+
 export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
+  return n;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port number, 0 to 65535");
   return n;
 }
 
