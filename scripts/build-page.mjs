@@ -13,6 +13,6 @@ await mkdir(out, { recursive: true });
 const common = { bundle: true, minify: true, legalComments: "none", logLevel: "warning", target: ["chrome111", "firefox111", "safari16.4"] };
 await build({ ...common, entryPoints: [join(source, "main.ts")], outfile: join(out, "app.js"), format: "esm", platform: "browser" });
 await build({ ...common, entryPoints: [join(source, "styles.css")], outfile: join(out, "app.css") });
-await copyFile(join(source, "index.html"), join(out, "index.html"));
+for (const name of ["index.html", "icon.svg"]) await copyFile(join(source, name), join(out, name));
 const sizes = await Promise.all(["index.html", "app.js", "app.css"].map(async (f) => `${f} ${(await stat(join(out, f))).size} B`));
 if (process.argv.includes("--sizes")) console.log(sizes.join(", "));

@@ -31,6 +31,7 @@ const TYPES: Record<string, string> = {
   ".pfb": "application/octet-stream",
   ".ttf": "font/ttf",
   ".icc": "application/vnd.iccprofile",
+  ".svg": "image/svg+xml",
 };
 
 /** pdf.js's files change only with the package: their urls carry its version, so a browser keeps them. */
@@ -59,6 +60,7 @@ export class Assets {
     const table = new Map<string, Asset>();
     table.set("/assets/app.js", { file: join(pageDir, "app.js"), type: TYPES[".js"]!, cache: REVALIDATE });
     table.set("/assets/app.css", { file: join(pageDir, "app.css"), type: TYPES[".css"]!, cache: REVALIDATE });
+    table.set("/assets/icon.svg", { file: join(pageDir, "icon.svg"), type: TYPES[".svg"]!, cache: REVALIDATE });
     for (const name of ["pdf.min.mjs", "pdf.worker.min.mjs"]) table.set(base + name, { file: join(pdfjsDir, "build", name), type: TYPES[".mjs"]!, cache: FOREVER });
     for (const folder of ["cmaps", "standard_fonts", "iccs"]) {
       for (const name of await readdir(join(pdfjsDir, folder))) {

@@ -6,7 +6,7 @@
 import type { DocumentResponse } from "../api-types.js";
 import { ApiFailure, getJson, getOriginal } from "./api.js";
 import { h, plural } from "./dom.js";
-import { pageView } from "./page-view.js";
+import { NARROW, pageView } from "./page-view.js";
 import { PdfPages } from "./pdf-pages.js";
 
 export async function documentView(main: HTMLElement, documentId: string): Promise<void> {
@@ -64,6 +64,10 @@ export async function documentView(main: HTMLElement, documentId: string): Promi
     ),
   );
   originalNote.hidden = true;
+  // Turning a phone on its side unfolds the originals; back upright folds them again.
+  NARROW.addEventListener("change", () => {
+    for (const d of main.querySelectorAll<HTMLDetailsElement>("details.page-original")) d.open = !NARROW.matches;
+  });
   scrollToHash();
   window.addEventListener("hashchange", scrollToHash);
   if (!doc.original.available) return;
@@ -71,7 +75,7 @@ export async function documentView(main: HTMLElement, documentId: string): Promi
     const pages = await PdfPages.open(await getOriginal(doc.documentId));
     for (const v of views) if (v.canvas) pages.attach(v.canvas, Number(v.element.id.slice("page-".length)));
   } catch (err) {
-    for (const v of views) v.canvas?.closest("figure")?.remove();
+    for (const v of views) v.canvas?.closest(".page-original")?.remove();
     for (const body of main.querySelectorAll(".page-body.with-original")) body.classList.remove("with-original");
     originalNote.textContent = `Text only: the original pages are not shown because ${(err as Error).message}.`;
     originalNote.hidden = false;

@@ -66,9 +66,9 @@ async function showResult(output: HTMLElement, result: ExtractResponse, file: Fi
     const mode = modeOf();
     views.forEach((v, i) => v.setText(result.pages[i]![mode], mode === result.pages[i]!.mode));
   };
-  const radio = (value: string, label: string) =>
-    h("label", { class: "check" }, h("input", { attrs: { type: "radio", name: "mode", value, checked: value === (result.pages[0]?.mode ?? "reflow") }, on: { change: showMode } }), ` ${label}`);
-  const addStatus = h("p", { class: "status", attrs: { role: "status", "aria-live": "polite" } });
+  const radio = (value: string, label: string, hint: string) =>
+    h("label", { class: "segment", attrs: { title: hint } }, h("input", { attrs: { type: "radio", name: "mode", value, checked: value === (result.pages[0]?.mode ?? "reflow") }, on: { change: showMode } }), h("span", null, label));
+  const addStatus = h("p", { class: "status add-status", attrs: { role: "status", "aria-live": "polite" } });
   const add = info.canAdd
     ? h("button", {
         attrs: { type: "button" },
@@ -96,8 +96,7 @@ async function showResult(output: HTMLElement, result: ExtractResponse, file: Fi
         h("h2", null, result.title || result.name),
         h("dl", { class: "document-facts" }, h("dt", null, "Pages"), h("dd", null, `${result.pageCount}${result.status === "scan" ? " · a scan" : ""}${result.tagged ? " · tagged" : ""}`), h("dt", null, "Document id"), h("dd", null, h("code", null, result.documentId.slice(0, 16) + "…"))),
         result.warnings.length ? h("ul", { class: "document-warnings" }, ...result.warnings.map((w) => h("li", { class: "notice warning" }, w.message))) : null,
-        h("fieldset", { class: "mode" }, h("legend", null, "Text"), radio("reflow", "Reflow (paragraphs joined)"), radio("preserve", "Preserve (every line)")),
-        add,
+        h("div", { class: "actions" }, h("fieldset", { class: "mode" }, h("legend", null, "Text"), radio("reflow", "Reflow", "Each paragraph's lines joined"), radio("preserve", "Preserve", "Every line as it is on the page")), add),
         addStatus,
       ),
       h("ol", { class: "pages" }, ...views.map((v) => v.element)),
@@ -108,7 +107,7 @@ async function showResult(output: HTMLElement, result: ExtractResponse, file: Fi
     views.forEach((v, i) => v.canvas && pages.attach(v.canvas, result.pages[i]!.number));
     return pages;
   } catch {
-    for (const v of views) v.canvas?.closest("figure")?.remove();
+    for (const v of views) v.canvas?.closest(".page-original")?.remove();
     return undefined;
   }
 }

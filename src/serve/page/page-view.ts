@@ -7,6 +7,9 @@ import type { PageJson } from "../api-types.js";
 import { badgeList } from "./badges.js";
 import { h, mark, markedText } from "./dom.js";
 
+/** The layout's one breakpoint (styles.css says the same). */
+export const NARROW = window.matchMedia("(max-width: 760px)");
+
 export interface PageView {
   element: HTMLElement;
   /** Puts other text in the text column (a dropped PDF in the other mode). */
@@ -23,11 +26,16 @@ export function pageView(page: PageJson, options: { original: boolean }): PageVi
   };
   setText(page.text, true);
   const canvas = options.original ? h("canvas", { attrs: { role: "img", "aria-label": `Page ${page.number} of the original PDF` } }) : undefined;
+  // Beside the text on a wide screen; on a phone, under it and folded until asked for (it is
+  // drawn when opened).
+  const original = canvas
+    ? h("details", { class: "page-original", attrs: { open: !NARROW.matches } }, h("summary", null, `Original page ${page.number}`), canvas)
+    : null;
   const element = h(
     "li",
     { class: "page", attrs: { id, "aria-labelledby": `${id}-heading` } },
     h("header", { class: "page-header" }, h("h2", { attrs: { id: `${id}-heading` } }, `Page ${page.number}`, page.label && page.label !== String(page.number) ? h("span", { class: "printed-label" }, ` (printed ${page.label})`) : null), badgeList(page)),
-    h("div", { class: canvas ? "page-body with-original" : "page-body" }, text, canvas ? h("figure", { class: "page-original" }, canvas) : null),
+    h("div", { class: canvas ? "page-body with-original" : "page-body" }, text, original),
   );
   return { element, setText, canvas };
 }
