@@ -78,7 +78,7 @@ program
   .command("serve")
   .description("Serve a web page over the archive on this machine: search, read each page beside the original, see what extraction did, drop a PDF to extract it.")
   .option("--db <file>", "the archive (default: the pipeline's sqlite sink, else out/archive.sqlite)")
-  .option("--pipeline <file>", "the pipeline file: where the originals are, and the stages a dropped PDF goes through", undefined)
+  .option("--pipeline <file>", "the pipeline file: where the originals are, and the stages a dropped PDF goes through (default: pipeline.yaml, when there is one)")
   .option("--port <n>", "port to listen on (0: any free one)", port, 8080)
   .option("--host <address>", "address to listen on; anything but loopback lets other machines in, and warns", "127.0.0.1")
   .option("--token <token>", "require this token on every request (default: $PAGESTREAM_TOKEN); the address printed carries it")

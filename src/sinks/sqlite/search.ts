@@ -101,7 +101,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
       )
       .all({ ...filterParams, match, limit: (wanted + 1) * 3 }) as { seq: number; score: number }[],
   );
-  const texts = markedTexts(db, table, match, prefix, ranked.map((r) => r.seq), deadline);
+  const textOf = markedTexts(db, table, match, prefix, ranked.map((r) => r.seq), deadline);
   const chunkRow = db.prepare(
     "SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.sha256, d.uri, d.title FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.seq = ?",
   );
@@ -114,7 +114,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
   const seen = new Set<string>();
   for (const { seq, score } of ranked) {
     if (hits.length > wanted) break;
-    const text = texts.get(seq)!;
+    const text = textOf(seq);
     const chunk = chunkRow.get(seq) as HitChunk;
     if (!pagesOf.has(chunk.document_row)) pagesOf.set(chunk.document_row, pageRows.all(chunk.document_row) as PageOffsets[]);
     const pages = pagesOf.get(chunk.document_row)!;
@@ -147,27 +147,25 @@ export function searchArchive(db: Database, query: string, options: SearchOption
 }
 
 /**
- * highlight() and snippet() of the ranked chunks. FTS5 answers `rowid = ?` by looking the query
- * up again, which for a prefix merges the index entries of every word it starts, each time
- * (`th*`: ~50 ms a lookup, 1.7 s for a page of hits); such a query gets one more pass over its
- * matches instead, picking the ranked ones as it goes.
+ * highlight() and snippet() of a ranked chunk, asked for in rank order until the page is full.
+ * FTS5 answers `rowid = ?` by looking the query up again, which for a prefix merges the index
+ * entries of every word it starts, each time (`th*`: ~50 ms a lookup, 1.7 s for a page of
+ * hits); such a query gets one more pass over its matches instead, picking the ranked ones.
  */
-function markedTexts(db: Database, table: string, match: string, prefix: boolean, seqs: number[], deadline: Deadline): Map<number, { marked: string; snippet: string }> {
+function markedTexts(db: Database, table: string, match: string, prefix: boolean, seqs: number[], deadline: Deadline): (seq: number) => { marked: string; snippet: string } {
   const columns = `${table}.rowid AS seq, highlight(${table}, 0, char(1), char(2)) AS marked, snippet(${table}, 0, char(1), char(2), '…', ${SNIPPET_TOKENS}) AS snippet`;
-  const out = new Map<number, { marked: string; snippet: string }>();
   type Row = { seq: number; marked: string; snippet: string };
   if (prefix) {
     deadline.pick = new Set(seqs);
     const rows = sqlite(deadline, () => db.prepare(`SELECT ${columns} FROM ${table} WHERE ${table} MATCH @match AND ${PICK_FUNCTION}(${table}.rowid)`).all({ match }) as Row[]);
-    for (const row of rows) out.set(row.seq, row);
-    return out;
+    const bySeq = new Map(rows.map((r) => [r.seq, r]));
+    return (seq) => bySeq.get(seq)!;
   }
   // CAST: better-sqlite3 binds a JS number as REAL, and FTS5 then takes over the rowid test
   // without applying it (3.53: `rowid = 3.0` returns every match), so each hit got the first
   // match's snippet.
   const one = db.prepare(`SELECT ${columns} FROM ${table} WHERE ${table} MATCH @match AND rowid = CAST(@seq AS INTEGER)`);
-  for (const seq of seqs) out.set(seq, sqlite(deadline, () => one.get({ match, seq }) as Row));
-  return out;
+  return (seq) => sqlite(deadline, () => one.get({ match, seq }) as Row);
 }
 
 /** The MATCH expression, and whether it holds a prefix. */
