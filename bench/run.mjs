@@ -63,14 +63,14 @@ if (!rawScript.file) {
 }
 
 if (argv.includes("--build")) {
-  console.error("bench: building (tsc -p .)…");
-  const r = spawnSync(node, [join(root, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: root, stdio: "inherit" });
+  console.error("bench: building (npm run build: tsc, then the bundles)…");
+  const r = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (r.status !== 0) fail("the build failed");
 }
 if (!existsSync(join(root, "dist/cli.js"))) fail("dist/cli.js is missing: run `npm run build` (or `npm run bench -- --build`) first");
 const stale = staleDist();
 if (stale.length) {
-  console.error(`bench: warning: dist/ is older than ${stale.length} source file(s) (e.g. ${stale.slice(0, 3).join(", ")}); measuring the build as it is. Run \`npx tsc -p .\` (or \`npm run bench -- --build\`) for a fresh one.`);
+  console.error(`bench: warning: dist/ is older than ${stale.length} source file(s) (e.g. ${stale.slice(0, 3).join(", ")}); measuring the build as it is. Run \`npm run build\` (or \`npm run bench -- --build\`) for a fresh one.`);
 }
 
 const distBefore = distFingerprint();

@@ -8,12 +8,13 @@
  */
 import { Command, InvalidArgumentError, Option } from "commander";
 import { EXIT } from "./cli/exit-codes.js";
+import { PACKAGE_VERSION } from "./package-files.js";
 
 const program = new Command();
 program
   .name("pagestream")
   .description("PDF text ingestion: extract, clean and store the text of PDFs, on this machine.")
-  .version("0.1.0")
+  .version(PACKAGE_VERSION)
   .showHelpAfterError()
   .exitOverride((err) => {
     if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") process.exit(EXIT.ok);

@@ -58,6 +58,10 @@ describe("fixtures", () => {
     execFileSync(process.execPath, ["fixtures/generate.mjs", "--out", regenerated]);
     for (const e of manifest) expect(readFileSync(join(regenerated, e.file)).equals(readFileSync(fixture(e.file))), e.file).toBe(true);
     expect(readFileSync(join(regenerated, "manifest.json"), "utf8")).toBe(readFileSync("fixtures/manifest.json", "utf8"));
+    // The damaged and hostile files (fixtures/hostile.mjs), encrypted ones included.
+    const bad: { file: string }[] = JSON.parse(readFileSync("fixtures/bad/manifest.json", "utf8"));
+    for (const e of bad) expect(readFileSync(join(regenerated, "bad", e.file)).equals(readFileSync(join("fixtures/bad", e.file))), `bad/${e.file}`).toBe(true);
+    expect(readFileSync(join(regenerated, "bad/manifest.json"), "utf8")).toBe(readFileSync("fixtures/bad/manifest.json", "utf8"));
   });
 
   for (const entry of manifest) {

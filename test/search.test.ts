@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentResult } from "../src/core/records.js";
-import { emptySummary } from "../src/core/runner.js";
+import { emptySummary } from "../src/run/runner.js";
 import { cleanSnippet, markedSpans, matchesInDocument, QueryError, searchArchive } from "../src/sinks/sqlite/search.js";
 import { hasPrefix, parseQuery, positiveTerms, QUERY_LIMITS, toFtsQuery, toTrigramQuery } from "../src/sinks/sqlite/fts-query.js";
 import sqlite from "../src/sinks/sqlite/sink.js";

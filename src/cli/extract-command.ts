@@ -4,12 +4,12 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DEFAULT_STAGES } from "../core/default-pipeline.js";
-import { documentText } from "../core/page-text.js";
+import { DEFAULT_STAGES } from "../pipeline/default-pipeline.js";
+import { documentText } from "../text/document-text.js";
 import type { Stage } from "../core/plugin.js";
 import type { DocumentResult, PageRecord } from "../core/records.js";
-import { loadSpec } from "../core/registry.js";
-import { processDocument } from "../core/process-document.js";
+import { loadSpec } from "../pipeline/registry.js";
+import { processDocument } from "../run/process-document.js";
 import { fileItem } from "../sources/folder.js";
 import { EXIT } from "./exit-codes.js";
 
@@ -67,7 +67,7 @@ function extractOverrides(flags: ExtractFlags): Record<string, unknown> {
  */
 export function textOutput(pages: readonly PageRecord[], markers: boolean): string {
   if (markers) return pages.map((p) => `--- Page ${p.number} ---\n${p.text ? p.text + "\n" : ""}`).join("");
-  const text = documentText(pages);
+  const { text } = documentText(pages);
   return text ? text + "\n" : "";
 }
 

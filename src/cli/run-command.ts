@@ -8,11 +8,11 @@
  * last checkpoint.
  */
 import { resolve } from "node:path";
-import { buildPipeline } from "../core/build-pipeline.js";
-import { formatIssue, loadPipelineFile } from "../core/config.js";
+import { buildPipeline } from "../run/build-pipeline.js";
+import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
 import type { RunSummary } from "../core/plugin.js";
-import { writeRunReport } from "../core/run-report.js";
-import { emptySummary, runPipeline } from "../core/runner.js";
+import { writeRunReport } from "../run/run-report.js";
+import { emptySummary, runPipeline } from "../run/runner.js";
 import { EXIT } from "./exit-codes.js";
 import { createLogger, type LogFormat, type LogLevel } from "./logger.js";
 import { Progress } from "./progress.js";

@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { formatIssue, loadPipelineFile, type PipelineConfig } from "../core/config.js";
+import { formatIssue, loadPipelineFile, type PipelineConfig } from "../pipeline/config.js";
 import { EXIT } from "./exit-codes.js";
 
 export interface ServeFlags {

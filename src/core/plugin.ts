@@ -150,6 +150,21 @@ export interface Sink {
 /** What a stage consumes: the document's bytes (the first stage, which makes pages) or pages. */
 export type StageInput = "document" | "pages";
 
+/** What a component may know, at validation, of the pipeline around it. */
+export interface PipelineFacts {
+  /** Some stage makes chunk records (see StageSpec.producesChunks). */
+  readonly chunks: boolean;
+}
+
+/** What `settle` decided: the completed options, and what cannot work in this pipeline. */
+export interface Settled<O> {
+  options: O;
+  /** Errors, each at an option's path (relative to the component). */
+  problems?: { path: (string | number)[]; message: string }[];
+  /** Defaults chosen from the pipeline, said by `pagestream validate` ("records: chunks, …"). */
+  notes?: string[];
+}
+
 interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instance, Context extends RunContext = RunContext> {
   readonly kind: Kind;
   /** The name a pipeline uses in `type:`. */
@@ -158,6 +173,12 @@ interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instan
   readonly summary: string;
   readonly options: Options;
   readonly examples: readonly z.input<Options>[];
+  /**
+   * Optional and pure, part of validation: runs after every component's options parsed, and
+   * completes options whose default depends on the rest of the pipeline (a jsonl sink writes
+   * chunks when there is a chunk stage), or reports what cannot work in it.
+   */
+  settle?(options: z.output<Options>, pipeline: PipelineFacts): Settled<z.output<Options>>;
   create(options: z.output<Options>, context: Context): Instance | Promise<Instance>;
 }
 
@@ -165,6 +186,8 @@ export type SourceSpec<O extends z.ZodObject = z.ZodObject> = ComponentSpec<"sou
 export type SinkSpec<O extends z.ZodObject = z.ZodObject> = ComponentSpec<"sink", O, Sink, SinkContext>;
 export interface StageSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"stage", O, Stage> {
   readonly input: StageInput;
+  /** True when the stage adds chunk records to the stream (the chunk stage). */
+  readonly producesChunks?: boolean;
 }
 export type AnySpec = SourceSpec | StageSpec | SinkSpec;
 export type ComponentKind = AnySpec["kind"];

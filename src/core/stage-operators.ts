@@ -2,12 +2,17 @@
  * The two shapes a stage over pages takes, as RxJS operators on one document's records.
  * Records a stage does not handle (chunks, for a cleaning stage) pass through untouched.
  */
-import { map, mergeMap, toArray, type OperatorFunction } from "rxjs";
+import { filter, map, mergeMap, toArray, type OperatorFunction } from "rxjs";
 import type { DocRecord, PageRecord } from "./records.js";
 
 /** A stage that looks at one page at a time: runs as the pages arrive. */
 export function mapPages(fn: (page: PageRecord) => PageRecord): OperatorFunction<DocRecord, DocRecord> {
   return map((record) => (record.type === "page" ? fn(record) : record));
+}
+
+/** A stage that drops some pages (and keeps every other record): those for which `keep` is false. */
+export function filterPages(keep: (page: PageRecord) => boolean): OperatorFunction<DocRecord, DocRecord> {
+  return filter((record) => record.type !== "page" || keep(record));
 }
 
 /**

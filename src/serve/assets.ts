@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, extname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { WEB_PAGE_DIR } from "../package-files.js";
 
 export interface Asset {
   file: string;
@@ -49,7 +49,7 @@ export class Assets {
 
   /** Throws when the page was not built (run `npm run build`). */
   static async load(): Promise<Assets> {
-    const pageDir = builtPageDir();
+    const pageDir = WEB_PAGE_DIR;
     for (const name of ["index.html", "app.js", "app.css"]) {
       if (!existsSync(join(pageDir, name))) throw new Error(`the web page is not built (${join(pageDir, name)} is missing): run \`npm run build\``);
     }
@@ -90,13 +90,4 @@ export class Assets {
     for (const name of ["app.js", "app.css"]) sizes[name] = (await readFile(this.table.get(`/assets/${name}`)!.file)).length;
     return sizes;
   }
-}
-
-/**
- * The built page beside this module. Under the test runner this module is the .ts source: the
- * build in dist/ is used (`npm test` builds first).
- */
-function builtPageDir(): string {
-  const here = fileURLToPath(import.meta.url);
-  return here.endsWith(".ts") ? join(dirname(here), "..", "..", "dist", "serve", "page") : join(dirname(here), "page");
 }

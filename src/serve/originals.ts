@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { PipelineConfig } from "../core/config.js";
+import type { PipelineConfig } from "../pipeline/config.js";
 import { DocumentError } from "../core/document-error.js";
 import type { SourceItem } from "../core/records.js";
 import { fileItem } from "../sources/folder.js";

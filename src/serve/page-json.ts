@@ -3,8 +3,8 @@
  * the same fields either way (text, flags, furniture, facts, OCR, the document's warnings that
  * name the page, and where a query matched).
  */
-import { pageFlags, pageFurniture, pageLabel } from "../core/page-facts.js";
-import { renderPageText } from "../core/page-text.js";
+import { pageFlags, pageFurniture, pageLabel } from "../text/page-facts.js";
+import { renderPageText } from "../text/page-text.js";
 import type { DocumentWarning, PageRecord } from "../core/records.js";
 import { pageFacts } from "../sinks/sqlite/document-rows.js";
 import type { PageMatch } from "../sinks/sqlite/search.js";

@@ -6,13 +6,13 @@
  * stages `pagestream extract` runs, with their defaults.
  */
 import { createHash } from "node:crypto";
-import type { PipelineConfig, RunSettings } from "../core/config.js";
-import { pipelineShape } from "../core/config.js";
-import { DEFAULT_STAGES } from "../core/default-pipeline.js";
+import type { PipelineConfig, RunSettings } from "../pipeline/config.js";
+import { pipelineShape } from "../pipeline/config.js";
+import { DEFAULT_STAGES } from "../pipeline/default-pipeline.js";
 import type { DocumentResult } from "../core/records.js";
-import { loadSpec } from "../core/registry.js";
-import type { StageConfig } from "../core/worker-protocol.js";
-import { WorkerPool } from "../core/worker-pool.js";
+import { loadSpec } from "../pipeline/registry.js";
+import type { StageConfig } from "../run/worker-protocol.js";
+import { WorkerPool } from "../run/worker-pool.js";
 
 export type Limits = Pick<RunSettings, "max_pages" | "timeout_seconds" | "max_worker_memory_mb" | "max_file_bytes">;
 

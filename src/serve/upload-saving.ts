@@ -10,8 +10,8 @@
  */
 import { open } from "node:fs/promises";
 import { join } from "node:path";
-import type { PipelineConfig } from "../core/config.js";
-import { hasPdfSignature } from "../core/pdf-signature.js";
+import type { PipelineConfig } from "../pipeline/config.js";
+import { hasPdfSignature } from "../run/pdf-signature.js";
 import { pathFilter, type PathFilter } from "../sources/path-filter.js";
 
 export class SaveError extends Error {

@@ -3,16 +3,16 @@ import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
 import { defineSink, type PreviousDelivery } from "../core/plugin.js";
 import type { ChunkRecord, DocumentResult, Line, PageRecord } from "../core/records.js";
-import { documentStatus, pageFlags, pageLabel } from "../core/page-facts.js";
+import { documentStatus, pageFlags, pageLabel } from "../text/page-facts.js";
 import { isLogFileToken, LogFile, type LogFileToken } from "./log-file.js";
 
 const options = z
   .strictObject({
     records: z
       .enum(["pages", "chunks"])
-      .default("pages")
+      .optional()
       .describe(
-        "What each line holds. pages: a record per page, document error and warning. chunks: one chunk per line, ready for an embedding job or a vector store (needs a chunk stage); document records (status, errors, warnings) go to a `.documents.jsonl` file beside it.",
+        "What each line holds. pages: a record per page, document error and warning. chunks: one chunk per line, ready for an embedding job or a vector store (needs a chunk stage); document records (status, errors, warnings) go to a `.documents.jsonl` file beside it. Default: chunks when the pipeline has a chunk stage, pages otherwise (`pagestream validate` says which).",
       ),
     path: z
       .string()
@@ -27,9 +27,6 @@ const options = z
       .boolean()
       .default(false)
       .describe("When a document is gone from the source (deleted or moved), write a tombstone for it, so the file mirrors the source. Leave off when runs cover only part of the source."),
-  })
-  .superRefine((o, ctx) => {
-    if (o.include_lines && o.records === "chunks") ctx.addIssue({ code: "custom", path: ["include_lines"], message: "applies to page records only (records: pages)" });
   });
 
 /** The checkpoint token: each file's, by its name. */
@@ -46,10 +43,19 @@ export default defineSink({
     { path: "out/pages-with-geometry.jsonl", include_lines: true },
     { records: "chunks", path: "out/chunks.jsonl", prune: true },
   ],
+  settle(opts, pipeline) {
+    const records = opts.records ?? (pipeline.chunks ? "chunks" : "pages");
+    const problems = [];
+    if (records === "chunks" && !pipeline.chunks) problems.push({ path: ["records"], message: "chunks need a chunk stage in the pipeline (- type: chunk), and there is none" });
+    if (records === "chunks" && opts.include_lines) problems.push({ path: ["include_lines"], message: "applies to page records only (records: pages)" });
+    const notes = opts.records ? [] : [`records: ${records} (${pipeline.chunks ? "the pipeline has a chunk stage; records: pages writes page records instead" : "there is no chunk stage"})`];
+    return { options: { ...opts, records }, problems, notes };
+  },
   async create(opts, context) {
-    const target = resolve(context.baseDir, opts.path ?? (opts.records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl"));
+    const records = opts.records ?? "pages";
+    const target = resolve(context.baseDir, opts.path ?? (records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl"));
     await mkdir(dirname(target), { recursive: true });
-    const paths = opts.records === "pages" ? [target] : [target, documentsPath(target)];
+    const paths = records === "pages" ? [target] : [target, documentsPath(target)];
     const files = await openTogether(paths, context.checkpoint as JsonlCheckpoint | undefined);
     const [main, documents] = files as [LogFile, LogFile | undefined];
     let chunks = 0;

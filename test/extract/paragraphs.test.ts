@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderPageText } from "../../src/core/page-text.js";
+import { renderPageText } from "../../src/text/page-text.js";
 import type { Line } from "../../src/core/records.js";
 import { buildLine } from "../../src/stages/extract/line-grouping.js";
 import { segmentParagraphs } from "../../src/stages/extract/paragraphs.js";

@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DEFAULT_STAGES } from "../../src/core/default-pipeline.js";
+import { DEFAULT_STAGES } from "../../src/pipeline/default-pipeline.js";
 import type { DocumentResult } from "../../src/core/records.js";
-import { processDocument } from "../../src/core/process-document.js";
-import { loadSpec } from "../../src/core/registry.js";
+import { processDocument } from "../../src/run/process-document.js";
+import { loadSpec } from "../../src/pipeline/registry.js";
 import { fileItem } from "../../src/sources/folder.js";
 
 /**

@@ -1,7 +1,7 @@
 // A third-party stage as a user would write one: a module whose default export is a declaration.
 import { map } from "rxjs";
 import { z } from "zod";
-import { defineStage } from "../../src/core/plugin.js";
+import { defineStage } from "../../src/plugin.js";
 
 export default defineStage({
   type: "uppercase",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DocumentResult, PageRecord } from "../../src/core/records.js";
-import { emptySummary } from "../../src/core/runner.js";
+import { emptySummary } from "../../src/run/runner.js";
 import jsonl from "../../src/sinks/jsonl.js";
 import { chunkId } from "../../src/stages/chunk/chunk-id.js";
 import { DOC_ID, heading, page as fixturePage, result, text, URI } from "../stages/chunk-fixtures.js";
@@ -241,8 +241,16 @@ describe("jsonl sink, chunk records", () => {
     const s = await jsonl.create(jsonl.options.parse({ records: "chunks" }), { baseDir: dir, warn: () => {} });
     await s.close(summary);
     expect((await readdir(join(dir, "out"))).sort()).toEqual(["chunks.documents.jsonl", "chunks.jsonl"]);
-    const bad = jsonl.options.safeParse({ records: "chunks", include_lines: true });
-    expect(bad.success ? [] : bad.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([["include_lines", "applies to page records only (records: pages)"]]);
+    const settled = jsonl.settle!(jsonl.options.parse({ records: "chunks", include_lines: true }), { chunks: true });
+    expect(settled.problems).toEqual([{ path: ["include_lines"], message: "applies to page records only (records: pages)" }]);
+  });
+
+  it("writes chunks by default after a chunk stage, pages without one, and says which it chose", () => {
+    const settle = (options: object, chunks: boolean) => jsonl.settle!(jsonl.options.parse(options), { chunks });
+    expect(settle({}, true)).toMatchObject({ options: { records: "chunks" }, problems: [], notes: ["records: chunks (the pipeline has a chunk stage; records: pages writes page records instead)"] });
+    expect(settle({}, false)).toMatchObject({ options: { records: "pages" }, problems: [], notes: ["records: pages (there is no chunk stage)"] });
+    expect(settle({ records: "pages" }, true)).toMatchObject({ options: { records: "pages" }, notes: [] });
+    expect(settle({ records: "chunks" }, false).problems).toEqual([{ path: ["records"], message: "chunks need a chunk stage in the pipeline (- type: chunk), and there is none" }]);
   });
 });
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DocumentResult } from "../../src/core/records.js";
-import { emptySummary } from "../../src/core/runner.js";
+import { emptySummary } from "../../src/run/runner.js";
 import { ARCHIVE_SCHEMA_VERSION } from "../../src/sinks/sqlite/document-rows.js";
 import sqlite from "../../src/sinks/sqlite/sink.js";
 import { heading, page, result, table, text } from "../stages/chunk-fixtures.js";

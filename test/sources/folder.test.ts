@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SourceItem } from "../../src/core/records.js";
-import { processDocument } from "../../src/core/process-document.js";
+import { processDocument } from "../../src/run/process-document.js";
 import folder from "../../src/sources/folder.js";
 
 let root: string;

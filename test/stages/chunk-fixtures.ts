@@ -3,7 +3,7 @@
  * sizes, paragraphs over them, and the page text rendered from both by the core's
  * renderPageText, so the chunk stage sees exactly what it sees in a pipeline.
  */
-import { renderPageText } from "../../src/core/page-text.js";
+import { renderPageText } from "../../src/text/page-text.js";
 import type { ChunkRecord, DocumentResult, Line, PageRecord, Paragraph } from "../../src/core/records.js";
 import { chunkDocument } from "../../src/stages/chunk/chunker.js";
 import type { ChunkLimits } from "../../src/stages/chunk/packing.js";

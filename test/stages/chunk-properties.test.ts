@@ -8,7 +8,7 @@ import { countTokens } from "gpt-tokenizer/encoding/cl100k_base";
 import { describe, expect, it } from "vitest";
 import type { PageRecord } from "../../src/core/records.js";
 import { chunkId } from "../../src/stages/chunk/chunk-id.js";
-import { documentText } from "../../src/stages/chunk/document-text.js";
+import { documentText } from "../../src/text/document-text.js";
 import { chunk, code, DOC_ID, heading, page, table, text, type ParagraphSpec } from "./chunk-fixtures.js";
 
 const count = (s: string) => countTokens(s, { disallowedSpecial: new Set() });

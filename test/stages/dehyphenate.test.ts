@@ -3,8 +3,8 @@ import type { Line, PageRecord } from "../../src/core/records.js";
 import { joinBrokenWords } from "../../src/stages/dehyphenate/broken-words.js";
 import { decideHyphen } from "../../src/stages/dehyphenate/hyphen-decision.js";
 import { continuesOnNextPage } from "../../src/stages/dehyphenate/page-continuation.js";
-import { englishWordList, evidenceFrom, WordCounts } from "../../src/stages/dehyphenate/word-evidence.js";
-import { rerender } from "../../src/core/page-edit.js";
+import { englishWordList, evidenceFrom, SortedWords, WordCounts } from "../../src/stages/dehyphenate/word-evidence.js";
+import { rerender } from "../../src/text/page-edit.js";
 
 const noEvidence = evidenceFrom([]);
 const join = (left: string, right: string, evidence = noEvidence) => {
@@ -42,7 +42,7 @@ describe("hyphen decisions (DOMAIN §4)", () => {
   });
 
   it("uses the English word list: joins real words, keeps compounds whose halves are words", () => {
-    const words = evidenceFrom([], englishWordList());
+    const words = evidenceFrom([], englishWordList);
     expect(join("well", "known", words)).toBe("well-known");
     expect(join("self", "contained", words)).toBe("self-contained");
     expect(join("house", "hold", words)).toBe("household");
@@ -50,7 +50,7 @@ describe("hyphen decisions (DOMAIN §4)", () => {
   });
 
   it("joins words broken in text set in capitals when the word list has them (EX- + PRESSED)", () => {
-    const words = evidenceFrom([], englishWordList());
+    const words = evidenceFrom([], englishWordList);
     expect(join("EX", "PRESSED", words)).toBe("EXPRESSED");
     expect(join("INCI", "DENTAL", words)).toBe("INCIDENTAL");
     expect(join("Osei", "Mensah", words)).toBe("Osei-Mensah");
@@ -120,7 +120,7 @@ describe("hyphens the text layer lost", () => {
       line("low the flow of the text through the", 676),
       line("columns of the page.", 664, 72, 120),
     ]);
-  const english = () => evidenceFrom([new WordCounts().addPages([lost()])], englishWordList());
+  const english = () => evidenceFrom([new WordCounts().addPages([lost()])], englishWordList);
 
   it("joins line ends that only make words when joined, in a document that shows it lost its hyphens", () => {
     const [out] = joinBrokenWords([lost()], english(), { acrossPages: true });
@@ -133,7 +133,7 @@ describe("hyphens the text layer lost", () => {
 
   it("joins nothing without a hyphen in a document whose hyphens survived", () => {
     const p = page(1, [...lost().lines, line("the water meters were replaced after a dis-", 652), line("covery in the spring and the", 640), line("repair of the mains in the autumn re-", 628), line("duced the losses by a fifth.", 616, 72, 200)]);
-    const [out] = joinBrokenWords([p], evidenceFrom([new WordCounts().addPages([p])], englishWordList()), { acrossPages: true });
+    const [out] = joinBrokenWords([p], evidenceFrom([new WordCounts().addPages([p])], englishWordList), { acrossPages: true });
     expect(out!.text).toContain("document, in cluding titles");
     expect(out!.text).toContain("discovery in the spring");
     expect(out!.dehyphenated!.map((d) => d.reason)).not.toContain("lost_hyphen");
@@ -141,7 +141,7 @@ describe("hyphens the text layer lost", () => {
 
   it("never joins two words that stand on their own (in + to stays in to)", () => {
     const p = page(1, [line("structures found in a document, in", 700), line("cluding the items it went in", 688), line("to the list that was fol", 676), line("low the text.", 664, 72, 120)]);
-    const [out] = joinBrokenWords([p], evidenceFrom([new WordCounts().addPages([p])], englishWordList()), { acrossPages: true });
+    const [out] = joinBrokenWords([p], evidenceFrom([new WordCounts().addPages([p])], englishWordList), { acrossPages: true });
     expect(out!.text).toBe("structures found in a document, including the items it went in to the list that was follow the text.");
   });
 });
@@ -171,5 +171,23 @@ describe("the run's word evidence", () => {
     run.merge(doc, 2);
     run.merge(doc, 2);
     expect([run.count("harbour"), run.count("berth"), run.count("quay")]).toEqual([2, 2, 0]);
+  });
+});
+
+describe("the English word list, searched in its file's bytes", () => {
+  it("finds every word of an-array-of-english-words and nothing else", async () => {
+    const { createRequire } = await import("node:module");
+    const all = createRequire(import.meta.url)("an-array-of-english-words") as string[];
+    const list = englishWordList();
+    expect(all.filter((w) => !list.has(w))).toEqual([]);
+    expect(["", "zzzzq", "well-known", "Apple", "café", "a b", "aaa\u0000"].filter((w) => list.has(w))).toEqual([]);
+  });
+
+  it("handles the smallest lists and words between neighbours", () => {
+    const of = (words: string[]) => SortedWords.fromJsonArray(Buffer.from(JSON.stringify(words)));
+    expect(of([]).has("a")).toBe(false);
+    expect([of(["a"]).has("a"), of(["a"]).has("b")]).toEqual([true, false]);
+    const abc = of(["a", "b", "c"]);
+    expect(["a", "b", "c", "bb", "0", "d"].map((w) => abc.has(w))).toEqual([true, true, true, false, false, false]);
   });
 });

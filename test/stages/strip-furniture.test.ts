@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rerender } from "../../src/core/page-edit.js";
+import { rerender } from "../../src/text/page-edit.js";
 import type { Line, PageRecord } from "../../src/core/records.js";
 import { detectFurniture, furnitureKey } from "../../src/stages/strip-furniture/furniture-detection.js";
 

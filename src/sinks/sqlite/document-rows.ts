@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Dehyphenation, DocumentResult, PageRecord } from "../../core/records.js";
-import { documentText } from "../../stages/chunk/document-text.js";
-import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../core/page-facts.js";
+import { documentText } from "../../text/document-text.js";
+import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../text/page-facts.js";
 
 /**
  * Bumped when the tables change shape. An older archive is brought up to date by the

@@ -5,11 +5,11 @@
  * found in the page text in order. Text that no paragraph accounts for (a stage rewrote it
  * without keeping the paragraphs in step) becomes running text, split at blank lines.
  */
-import { renderPageText } from "../../core/page-text.js";
+import { renderPageText } from "../../text/page-text.js";
 import type { PageRecord } from "../../core/records.js";
-import type { DocumentText } from "./document-text.js";
+import type { DocumentText } from "../../text/document-text.js";
 import { bodyFontSize, headingCue, headingLevels, type HeadingCue } from "./headings.js";
-import { pageContinues } from "../../core/page-facts.js";
+import { pageContinues } from "../../text/page-facts.js";
 
 export type BlockKind = "text" | "heading" | "table" | "code";
 

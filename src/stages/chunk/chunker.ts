@@ -7,10 +7,10 @@
 import type { ChunkRecord, PageRecord } from "../../core/records.js";
 import { documentBlocks, type Block } from "./blocks.js";
 import { chunkId } from "./chunk-id.js";
-import { documentText, pageAt } from "./document-text.js";
+import { documentText, pageAt } from "../../text/document-text.js";
 import { HeadingPath } from "./headings.js";
 import { packChunks, type ChunkLimits, type PackedChunk } from "./packing.js";
-import { pageFlags, pageLabel } from "../../core/page-facts.js";
+import { pageFlags, pageLabel } from "../../text/page-facts.js";
 import { documentPieces } from "./pieces.js";
 import type { Tokenizer } from "./tokenizer.js";
 

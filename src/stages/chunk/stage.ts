@@ -47,6 +47,7 @@ export type ChunkOptions = z.output<typeof options>;
 
 export default defineStage({
   type: "chunk",
+  producesChunks: true,
   summary: "Cuts each document's text into token-counted chunks for embedding, at headings, paragraphs, sentences or words, in that order of preference.",
   options,
   examples: [{ max_tokens: 512, overlap_tokens: 64 }, { encoding: "o200k_base", max_tokens: 1024, overlap_tokens: 128, min_tokens: 100 }, { max_tokens: 256, overlap_tokens: 0 }],

@@ -5,7 +5,7 @@
  * them with a plain space. It runs after furniture is gone and after reading order is fixed, so
  * the hyphen is at the end of the right line (DOMAIN §4).
  */
-import { withLineTexts } from "../../core/page-edit.js";
+import { withLineTexts } from "../../text/page-edit.js";
 import type { Dehyphenation, PageRecord } from "../../core/records.js";
 import { decideHyphen, type HyphenDecision, type WordEvidence } from "./hyphen-decision.js";
 

@@ -6,7 +6,7 @@
  * paragraph (DOMAIN §11's decree: the sentence broken across the page boundary reads whole).
  */
 import type { Line, PageRecord } from "../../core/records.js";
-import { sameFontSize } from "../../core/text-geometry.js";
+import { sameFontSize } from "../../text/text-geometry.js";
 
 const SENTENCE_END = /[.!?:]["”’»)\]]*$/u;
 

@@ -44,7 +44,7 @@ export default defineStage({
             const counts = new WordCounts().addPages(pages);
             const sources = opts.evidence === "none" ? [] : opts.evidence === "run" ? [counts, runCounts] : [counts];
             const english = opts.dictionary === "auto" && counts.englishShare() >= ENGLISH_SHARE;
-            const evidence = evidenceFrom(sources, english ? englishWordList() : undefined);
+            const evidence = evidenceFrom(sources, english ? englishWordList : undefined);
             const keepLines = !opts.move_words && pages[0]?.mode === "preserve";
             const joined = keepLines ? pages : joinBrokenWords(pages, evidence, { acrossPages: opts.join_pages });
             runCounts.merge(counts, MAX_RUN_WORDS);

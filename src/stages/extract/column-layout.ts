@@ -16,7 +16,7 @@
  * `columns: "uncertain"` instead of guessing silently.
  */
 import type { Line, TextRun } from "../../core/records.js";
-import { median } from "../../core/text-geometry.js";
+import { median } from "../../text/text-geometry.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "./list-markers.js";
 import type { SpacingOptions } from "./word-spacing.js";

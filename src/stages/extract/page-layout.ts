@@ -14,7 +14,7 @@
  * Text in another direction than the body (a vertical margin note) always follows the body as
  * its own flow, so it can never break into a sentence. Pure: tests feed it items directly.
  */
-import { renderPageText } from "../../core/page-text.js";
+import { renderPageText } from "../../text/page-text.js";
 import type { Line, Paragraph, ParagraphKind, TextMode, TextRun } from "../../core/records.js";
 import { orderByColumns, type ColumnOptions } from "./column-layout.js";
 import { buildLine, groupLines, type LineGroupingOptions } from "./line-grouping.js";

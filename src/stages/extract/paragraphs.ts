@@ -12,7 +12,7 @@
  * keep their line breaks and indentation even when the page is reflowed.
  */
 import type { Line, Paragraph } from "../../core/records.js";
-import { blankCodeLines, median, sameFontSize } from "../../core/text-geometry.js";
+import { blankCodeLines, median, sameFontSize } from "../../text/text-geometry.js";
 import { startsWithListMarker } from "./list-markers.js";
 import { breaksWordBefore } from "./word-breaks.js";
 

@@ -1,7 +1,7 @@
 import { from } from "rxjs";
 import { z } from "zod";
 import { DocumentError, describeError } from "../../core/document-error.js";
-import { parsePageRange, selectPages, type PageSpan } from "../../core/page-range.js";
+import { parsePageRange, selectPages, type PageSpan } from "./page-range.js";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
 import { documentLineGap, layoutLines, layoutParagraphs, type LayoutOptions, type PageLines } from "./page-layout.js";

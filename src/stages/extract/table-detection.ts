@@ -7,7 +7,7 @@
  * it with a space.
  */
 import type { Line, TextRun } from "../../core/records.js";
-import { median } from "../../core/text-geometry.js";
+import { median } from "../../text/text-geometry.js";
 import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "./list-markers.js";

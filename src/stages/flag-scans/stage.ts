@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { rerender } from "../../core/page-edit.js";
+import { rerender } from "../../text/page-edit.js";
 import { defineStage } from "../../core/plugin.js";
 import type { DocRecord, PageRecord } from "../../core/records.js";
 import { wholeDocument } from "../../core/stage-operators.js";

@@ -12,7 +12,7 @@
  * /Artifact are furniture by declaration.
  */
 import type { Line, PageRecord } from "../../core/records.js";
-import { median } from "../../core/text-geometry.js";
+import { median } from "../../text/text-geometry.js";
 
 export interface FurnitureOptions {
   /** Share of the page height, at the top and at the bottom of the text area, where furniture stands. */

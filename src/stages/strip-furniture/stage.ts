@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { withoutLines } from "../../core/page-edit.js";
+import { withoutLines } from "../../text/page-edit.js";
 import { defineStage } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
 import { pagesOf, wholeDocument } from "../../core/stage-operators.js";

@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// The second half of `npm run build`: tsc has written dist/ (modules, source maps, the plugin
+// API); this writes the two entry points a user's command starts, dist/cli.js and
+// dist/run/extraction-worker.js, again as one file each. Why: a command that starts from
+// hundreds of small modules (rxjs, zod and yaml bring most of them) spends more time opening
+// and compiling them than pdf.js needs to read a one-page PDF. Lazily imported modules stay
+// lazy (chunks of their own), so `--help` still never loads a component.
+//
+// Not bundled: what has native code or files of its own to find (pdf.js with its fonts and
+// CMaps, better-sqlite3, @napi-rs/canvas), what is large and loaded only by the components
+// that need it (the AWS SDK, gpt-tokenizer's encodings, the English word list, chokidar), and
+// pino, whose transports start worker threads from its own files, and fastify (`pagestream
+// serve` only), whose schema compilers write code that requires their own runtime files.
+import { build } from "esbuild";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * rxjs's package exports name its CommonJS build first for node, which esbuild cannot trim: the
+ * whole library would be bundled. Its ES module build (side-effect free) keeps only the
+ * operators pagestream uses.
+ */
+const rxjsAsModules = {
+  name: "rxjs-as-modules",
+  setup(b) {
+    b.onResolve({ filter: /^rxjs$/ }, () => ({ path: join(root, "node_modules/rxjs/dist/esm/index.js") }));
+  },
+};
+
+await build({
+  absWorkingDir: root,
+  entryPoints: { cli: "src/cli.ts", "run/extraction-worker": "src/run/extraction-worker.ts" },
+  outdir: "dist",
+  bundle: true,
+  // Lazily imported modules (each command, each component) become chunks of their own, loaded
+  // when first imported: `--help` reads the command line's chunk, not the components'.
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  platform: "node",
+  format: "esm",
+  target: "node20.19",
+  sourcemap: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: "warning",
+  external: [
+    "pdfjs-dist",
+    "pdfjs-dist/*",
+    "better-sqlite3",
+    "@napi-rs/canvas",
+    "@aws-sdk/*",
+    "gpt-tokenizer",
+    "gpt-tokenizer/*",
+    "an-array-of-english-words",
+    "chokidar",
+    "pino",
+    "fastify",
+  ],
+  plugins: [rxjsAsModules],
+  // Bundled CommonJS (commander) calls require() for node's own modules.
+  banner: { js: 'import { createRequire as __pagestreamCreateRequire } from "node:module"; const require = __pagestreamCreateRequire(import.meta.url);' },
+});

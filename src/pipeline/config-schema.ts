@@ -1,0 +1,90 @@
+/**
+ * `pipeline.schema.json` and the README's option tables, generated from the same zod schemas
+ * that validate a pipeline: one source of truth. `npm run docs` writes them; a test fails when
+ * the committed copies are stale.
+ */
+import { z } from "zod";
+import { pipelineShape } from "./config.js";
+import type { AnySpec, ComponentKind } from "../core/plugin.js";
+import { builtinTypes, loadSpec } from "./registry.js";
+
+const KINDS: ComponentKind[] = ["source", "stage", "sink"];
+
+export async function builtinSpecs(): Promise<Record<ComponentKind, AnySpec[]>> {
+  const out = { source: [], stage: [], sink: [] } as Record<ComponentKind, AnySpec[]>;
+  for (const kind of KINDS) {
+    for (const type of builtinTypes(kind)) out[kind].push(await loadSpec(kind, type, "."));
+  }
+  return out;
+}
+
+/** A component's schema as it appears in a pipeline: its options beside `type`. */
+function componentSchema(spec: AnySpec) {
+  return spec.options.extend({ type: z.literal(spec.type).describe(spec.summary) });
+}
+
+const moduleComponent = z
+  .looseObject({ type: z.string().regex(/^(\.{1,2}\/|\/)/).describe("Path of a module whose default export is a pagestream component.") })
+  .describe("A component from a module of your own.");
+
+export async function pipelineJsonSchema(): Promise<Record<string, unknown>> {
+  const specs = await builtinSpecs();
+  const union = (kind: ComponentKind) => z.union([...specs[kind].map(componentSchema), moduleComponent]);
+  const schema = pipelineShape.extend({
+    source: union("source").describe(pipelineShape.shape.source.description ?? ""),
+    stages: z.array(union("stage")).min(1).describe(pipelineShape.shape.stages.description ?? ""),
+    sinks: z.array(union("sink")).min(1).describe(pipelineShape.shape.sinks.description ?? ""),
+  });
+  const json = z.toJSONSchema(schema, { target: "draft-7", io: "input", unrepresentable: "any" });
+  return { ...json, title: "pagestream pipeline", description: "A pagestream pipeline.yaml: source → stages → sinks." };
+}
+
+interface OptionRow {
+  name: string;
+  type: string;
+  default: string;
+  description: string;
+}
+
+function optionRows(schema: z.ZodObject): OptionRow[] {
+  const json = z.toJSONSchema(schema, { target: "draft-7", io: "input", unrepresentable: "any" }) as {
+    properties?: Record<string, { type?: string; enum?: unknown[]; default?: unknown; description?: string; items?: { type?: string } }>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, p]) => ({
+    name,
+    type: p.enum ? p.enum.map((v) => JSON.stringify(v)).join(" \\| ") : p.type === "array" ? `${p.items?.type ?? "any"}[]` : (p.type ?? "any"),
+    default: p.default !== undefined ? "`" + JSON.stringify(p.default) + "`" : json.required?.includes(name) ? "required" : "",
+    description: (p.description ?? "").replaceAll("|", "\\|"),
+  }));
+}
+
+function table(rows: OptionRow[]): string {
+  const lines = ["| option | type | default | what it decides |", "|---|---|---|---|"];
+  for (const r of rows) lines.push(`| \`${r.name}\` | ${r.type} | ${r.default} | ${r.description} |`);
+  return lines.join("\n");
+}
+
+/** The README's configuration reference, in Markdown. */
+export async function configReference(): Promise<string> {
+  const specs = await builtinSpecs();
+  const parts: string[] = ["### Pipeline file", "", table(optionRows(pipelineShape.omit({ source: true, stages: true, sinks: true }))), ""];
+  const titles: Record<ComponentKind, string> = { source: "Sources", stage: "Stages", sink: "Sinks" };
+  for (const kind of KINDS) {
+    parts.push(`### ${titles[kind]}`, "");
+    for (const spec of specs[kind]) {
+      parts.push(`#### \`type: ${spec.type}\``, "", spec.summary, "", table(optionRows(spec.options)), "");
+    }
+  }
+  return parts.join("\n").trimEnd() + "\n";
+}
+
+export const README_MARKERS = { start: "<!-- config-reference:start -->", end: "<!-- config-reference:end -->" } as const;
+
+/** Puts the reference between the README's markers. */
+export function spliceReadme(readme: string, reference: string): string {
+  const start = readme.indexOf(README_MARKERS.start);
+  const end = readme.indexOf(README_MARKERS.end);
+  if (start < 0 || end < start) throw new Error(`README.md needs the markers ${README_MARKERS.start} and ${README_MARKERS.end}`);
+  return readme.slice(0, start + README_MARKERS.start.length) + "\n" + reference + readme.slice(end);
+}

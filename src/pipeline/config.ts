@@ -1,0 +1,262 @@
+/**
+ * pipeline.yaml: parsed with positions kept, validated against the components' own schemas,
+ * every problem reported at once as `pipeline.yaml:LINE:COL path: message`.
+ *
+ * Validation is pure: it expands `${VAR}` references (see env-references.ts), loads component
+ * declarations (never pdf.js) and checks options. The environment (folders, files, buckets,
+ * credentials) is touched only later, by `create`.
+ */
+import { readFile } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import { z } from "zod";
+import { expandEnvReferences } from "./env-references.js";
+import type { ComponentKind, PipelineFacts, Settled } from "../core/plugin.js";
+import { loadSpec, type SpecOf } from "./registry.js";
+
+/** The pipeline file's own keys. Components are checked against their declarations afterwards. */
+export const pipelineShape = z.strictObject({
+  concurrency: z
+    .int()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe(
+      "Documents extracted at once, each in a worker process of its own. Default: one per CPU core. Memory grows with it: each worker holds a document (up to max_worker_memory_mb).",
+    ),
+  timeout_seconds: z
+    .number()
+    .positive()
+    .default(300)
+    .describe("Longest a document may take in its worker; past it the worker is stopped and the document fails with `timeout`."),
+  max_worker_memory_mb: z
+    .int()
+    .min(64)
+    .default(1024)
+    .describe(
+      "Most resident memory (MiB) a worker may use on one document, native buffers included; past it the worker is stopped and the document fails with `resource_limit` (a decompression bomb).",
+    ),
+  max_pages: z
+    .int()
+    .min(1)
+    .default(10_000)
+    .describe("Most pages a document may have to read; a longer one fails with `too_large` before its pages are read."),
+  max_file_bytes: z
+    .int()
+    .min(1)
+    .default(256 * 1024 * 1024)
+    .describe("Largest file (bytes) to read; a larger one fails with `too_large` without being read or downloaded."),
+  shutdown_timeout_seconds: z
+    .number()
+    .min(0)
+    .default(30)
+    .describe("On SIGINT or SIGTERM, how long documents in flight may take to finish before they are abandoned (they are done again on the next run)."),
+  run_folder: z
+    .string()
+    .min(1)
+    .default("out")
+    .describe(
+      "Folder (relative to the pipeline file) for the run state (run-state.sqlite: what is done, so the next run skips it), the run summary (run-summary.json) and the failed documents (failed.jsonl).",
+    ),
+  source: z.looseObject({ type: z.string().min(1) }).describe("Where the documents come from."),
+  stages: z
+    .array(z.looseObject({ type: z.string().min(1) }))
+    .min(1)
+    .describe("What is done to each document, in order. The first stage reads the document (extract)."),
+  sinks: z
+    .array(z.looseObject({ type: z.string().min(1) }))
+    .min(1)
+    .describe("Where the results go. Every sink receives every document."),
+});
+
+/** The run's limits and settings from the pipeline file (everything but the components). */
+export type RunSettings = Omit<z.output<typeof pipelineShape>, "source" | "stages" | "sinks">;
+
+export interface ConfigIssue {
+  file: string;
+  line: number;
+  col: number;
+  /** Dotted path into the pipeline, e.g. `stages[1].space_ratio`. */
+  path: string;
+  message: string;
+}
+
+export function formatIssue(issue: ConfigIssue): string {
+  return `${issue.file}:${issue.line}:${issue.col} ${issue.path ? issue.path + ": " : ""}${issue.message}`;
+}
+
+export interface ComponentConfig<K extends ComponentKind> {
+  /** `type` as the pipeline wrote it: a built-in name or a module path (extraction workers load it again). */
+  type: string;
+  spec: SpecOf<K>;
+  options: Record<string, unknown>;
+  /** Defaults its `settle` chose from the rest of the pipeline, for `pagestream validate` to say. */
+  notes?: string[];
+}
+
+export interface PipelineConfig {
+  /** Folder relative paths resolve against. */
+  baseDir: string;
+  settings: RunSettings;
+  source: ComponentConfig<"source">;
+  stages: ComponentConfig<"stage">[];
+  sinks: ComponentConfig<"sink">[];
+}
+
+export type ConfigResult = { ok: true; config: PipelineConfig } | { ok: false; issues: ConfigIssue[] };
+
+export async function loadPipelineFile(path: string): Promise<ConfigResult> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "the file does not exist" : (err as Error).message;
+    return { ok: false, issues: [{ file: path, line: 1, col: 1, path: "", message: reason }] };
+  }
+  return parsePipeline(text, { file: basename(path), baseDir: dirname(resolve(path)) });
+}
+
+export async function parsePipeline(text: string, where: { file: string; baseDir: string; env?: NodeJS.ProcessEnv }): Promise<ConfigResult> {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const issues: ConfigIssue[] = [];
+  const at = (offset: number, path: string, message: string) => {
+    const { line, col } = lineCounter.linePos(offset);
+    issues.push({ file: where.file, line, col, path, message });
+  };
+  for (const e of doc.errors) at(e.pos[0], "", e.message.split("\n")[0]!);
+  if (issues.length) return { ok: false, issues };
+  expandEnvReferences(doc, where.env ?? process.env, (offset, path, message) => at(offset, pathText(path), message));
+  if (issues.length) return { ok: false, issues };
+
+  const raw = doc.toJS() ?? {};
+  const top = pipelineShape.safeParse(raw);
+  if (!top.success) {
+    reportZodIssues(top.error.issues, [], doc, at);
+    return { ok: false, issues };
+  }
+  const { source: sourceConfig, stages: stageConfigs, sinks: sinkConfigs, ...settings } = top.data;
+
+  const component = async <K extends ComponentKind>(kind: K, value: Record<string, unknown>, path: (string | number)[]) => {
+    const { type, ...rest } = value as { type: string } & Record<string, unknown>;
+    let spec: SpecOf<K>;
+    try {
+      spec = await loadSpec(kind, type, where.baseDir);
+    } catch (err) {
+      at(offsetOf(doc, [...path, "type"]), pathText([...path, "type"]), (err as Error).message);
+      return undefined;
+    }
+    const parsed = spec.options.safeParse(rest);
+    if (!parsed.success) {
+      reportZodIssues(parsed.error.issues, path, doc, at);
+      return undefined;
+    }
+    return { type, spec, options: parsed.data as Record<string, unknown> };
+  };
+
+  const source = await component("source", sourceConfig, ["source"]);
+  const stages = await Promise.all(stageConfigs.map((s, i) => component("stage", s, ["stages", i])));
+  const sinks = await Promise.all(sinkConfigs.map((s, i) => component("sink", s, ["sinks", i])));
+
+  stages.forEach((stage, i) => {
+    if (!stage) return;
+    if (i === 0 && stage.spec.input !== "document") {
+      at(offsetOf(doc, ["stages", 0, "type"]), "stages[0].type", `the first stage must read the documents (extract), not "${stage.spec.type}"`);
+    } else if (i > 0 && stage.spec.input === "document") {
+      at(offsetOf(doc, ["stages", i, "type"]), `stages[${i}].type`, `"${stage.spec.type}" reads documents and must be the first stage`);
+    }
+  });
+
+  if (issues.length || !source || stages.some((s) => !s) || sinks.some((s) => !s)) {
+    return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
+  }
+  // Second, with every component known: options that depend on the rest of the pipeline.
+  const facts: PipelineFacts = { chunks: stages.some((s) => s!.spec.producesChunks === true) };
+  const placed: [ComponentConfig<ComponentKind>, (string | number)[]][] = [
+    [source, ["source"]],
+    ...stages.map((s, i): [ComponentConfig<ComponentKind>, (string | number)[]] => [s!, ["stages", i]]),
+    ...sinks.map((s, i): [ComponentConfig<ComponentKind>, (string | number)[]] => [s!, ["sinks", i]]),
+  ];
+  for (const [component, path] of placed) {
+    const settled = (component.spec.settle as ((o: Record<string, unknown>, f: PipelineFacts) => Settled<Record<string, unknown>>) | undefined)?.(component.options, facts);
+    if (!settled) continue;
+    component.options = settled.options;
+    if (settled.notes?.length) component.notes = settled.notes;
+    for (const problem of settled.problems ?? []) at(offsetOf(doc, [...path, ...problem.path]), pathText([...path, ...problem.path]), problem.message);
+  }
+  if (issues.length) return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
+  return {
+    ok: true,
+    config: {
+      baseDir: where.baseDir,
+      settings,
+      source: source,
+      stages: stages as ComponentConfig<"stage">[],
+      sinks: sinks as ComponentConfig<"sink">[],
+    },
+  };
+}
+
+type Reporter = (offset: number, path: string, message: string) => void;
+
+function reportZodIssues(zodIssues: readonly z.core.$ZodIssue[], prefix: (string | number)[], doc: Document, at: Reporter): void {
+  for (const issue of zodIssues) {
+    const path = [...prefix, ...(issue.path as (string | number)[])];
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        at(keyOffset(doc, path, key), pathText([...path, key]), `unknown option "${key}"${suggestion(key)}`);
+      }
+      continue;
+    }
+    at(offsetOf(doc, path), pathText(path), describeIssue(issue, doc.getIn(path)));
+  }
+}
+
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  switch (issue.code) {
+    case "invalid_type":
+      if (value === undefined) return `is required (${issue.expected})`;
+      return `expected ${article(issue.expected)}, got ${JSON.stringify(value)}`;
+    case "invalid_value":
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}, got ${JSON.stringify(value)}`;
+    case "too_small":
+      return issue.origin === "array" ? `needs at least ${issue.minimum} item(s)` : `must be ${issue.inclusive ? "at least" : "more than"} ${issue.minimum}, got ${JSON.stringify(value)}`;
+    case "too_big":
+      return `must be ${issue.inclusive ? "at most" : "less than"} ${issue.maximum}, got ${JSON.stringify(value)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function suggestion(key: string): string {
+  return key.includes("-") ? ` (options use snake_case: "${key.replaceAll("-", "_")}")` : "";
+}
+
+/** Where a path points in the source: the deepest node that exists on it. */
+function offsetOf(doc: Document, path: (string | number)[]): number {
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n), true) as Node | undefined;
+    if (node && (isScalar(node) || isMap(node) || isSeq(node)) && node.range) return node.range[0];
+  }
+  return 0;
+}
+
+function keyOffset(doc: Document, path: (string | number)[], key: string): number {
+  const map = doc.getIn(path, true);
+  if (isMap(map)) {
+    for (const pair of map.items) {
+      if (isPair(pair) && isScalar(pair.key) && pair.key.value === key && pair.key.range) return pair.key.range[0];
+    }
+  }
+  return offsetOf(doc, path);
+}
+
+export function pathText(path: readonly (string | number | symbol)[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out;
+}

@@ -1,0 +1,39 @@
+/**
+ * What a run leaves for a person beside its outputs: run-summary.json (what this run did) and
+ * failed.jsonl (every document whose last outcome is a failure, this run's or an earlier one's
+ * that was skipped as unchanged since). Both are written whole, then renamed into place.
+ */
+import { rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { RunSummary } from "../core/plugin.js";
+import type { FailedDocument } from "./run-state.js";
+
+export const SUMMARY_FILE = "run-summary.json";
+export const FAILED_FILE = "failed.jsonl";
+
+export interface RunReport {
+  pipeline: string;
+  started_at: string;
+  finished_at: string;
+  exit_code: number;
+  /** What stopped the run early, if anything (SIGINT, SIGTERM). */
+  signal?: string;
+  workers: number;
+  /** Workers started, replacements for stopped ones included. */
+  workers_started: number;
+  summary: RunSummary;
+  pages_per_second: number;
+  peak_rss_mib: { main: number; worker: number };
+}
+
+export async function writeRunReport(folder: string, report: RunReport, failures: readonly FailedDocument[]): Promise<void> {
+  await replace(join(folder, SUMMARY_FILE), JSON.stringify(report, null, 2) + "\n");
+  const lines = failures.map((f) => JSON.stringify({ uri: f.uri, code: f.code, message: f.message, ...(f.content_hash ? { doc_id: f.content_hash } : {}), failed_at: f.processed_at }) + "\n");
+  await replace(join(folder, FAILED_FILE), lines.join(""));
+}
+
+async function replace(path: string, text: string): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, path);
+}

@@ -1,0 +1,232 @@
+/**
+ * The extraction workers: long-lived child processes, one document each at a time.
+ *
+ * Why processes and not worker threads: pdf.js inflates whole streams into typed arrays that
+ * live outside the V8 heap, so a thread's `resourceLimits` never see a decompression bomb
+ * (bomb-flate.pdf drives one to ~3 GiB). A process's resident memory is what the kernel
+ * charges it, all of it: the pool reads it from /proc every 100 ms and kills a worker past
+ * `max_worker_memory_mb`, as it kills one past `timeout_seconds`. The document gets a
+ * `resource_limit` or `timeout` error record, a fresh worker takes the slot, and the run
+ * goes on. V8's own heap limit is set to the same cap, so a heap that fills first ends the
+ * same way.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { DocumentError } from "../core/document-error.js";
+import { WORKER_ENTRY } from "../package-files.js";
+import { failedResult } from "./process-document.js";
+import { canWatchMemory, residentBytes } from "./process-memory.js";
+import type { DocumentResult, LoadedDocument } from "../core/records.js";
+import type { FromWorker, StageConfig, ToWorker } from "./worker-protocol.js";
+
+export interface PoolOptions {
+  workers: number;
+  /** Folder module-path stages resolve against. */
+  baseDir: string;
+  stages: StageConfig[];
+  maxPages: number;
+  timeoutSeconds: number;
+  maxWorkerMemoryMb: number;
+  /** Where stages' warnings and the pool's own notes go. */
+  warn(message: string): void;
+}
+
+/** How often the pool reads its workers' resident memory. A bomb grows by tens of MiB in that time. */
+const MEMORY_POLL_MS = 100;
+/** Bytes of a worker's stderr kept to explain a crash. */
+const STDERR_TAIL = 2048;
+
+interface Job {
+  id: number;
+  input: LoadedDocument;
+  /** undefined: the run stopped and abandoned the document. */
+  settle(result: DocumentResult | undefined): void;
+  timer?: NodeJS.Timeout;
+}
+
+interface Slot {
+  child: ChildProcess;
+  ready: boolean;
+  job?: Job;
+  /** Set when the pool kills the worker, to name the reason in the document's error record. */
+  killedFor?: { code: "timeout" | "resource_limit"; message: string };
+  stderr: string;
+}
+
+export class WorkerPool {
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Job[] = [];
+  private nextJob = 1;
+  private stopping = false;
+  private readonly poller: NodeJS.Timeout;
+  /** Highest resident memory seen of any worker, in bytes. */
+  peakWorkerBytes = 0;
+  /** Workers started in all (the first ones and every replacement). */
+  started = 0;
+
+  private constructor(private readonly options: PoolOptions) {
+    this.poller = setInterval(() => this.watchMemory(), MEMORY_POLL_MS).unref();
+  }
+
+  /**
+   * The pool; its workers start with the first document, so a run that skips everything never
+   * pays for them. A worker that cannot build the stages makes `run` reject (a fatal error).
+   */
+  static start(options: PoolOptions): WorkerPool {
+    const pool = new WorkerPool(options);
+    if (!canWatchMemory) options.warn(`this system has no /proc: max_worker_memory_mb bounds only the workers' JavaScript heap`);
+    return pool;
+  }
+
+  private starting?: Promise<void>;
+
+  private ensureStarted(): Promise<void> {
+    this.starting ??= Promise.all(Array.from({ length: this.options.workers }, () => this.spawn())).then(
+      () => {},
+      (err: unknown) => {
+        this.kill();
+        throw err;
+      },
+    );
+    return this.starting;
+  }
+
+  /** Runs one document in a worker. Resolves with its result, or undefined when the pool was stopped first. */
+  async run(input: LoadedDocument): Promise<DocumentResult | undefined> {
+    await this.ensureStarted();
+    if (this.stopping) return undefined;
+    return new Promise((settle) => {
+      this.queue.push({ id: this.nextJob++, input, settle });
+      this.dispatch();
+    });
+  }
+
+  /** Lets the workers finish and exit. */
+  async close(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.poller);
+    const exits = [...this.slots].map((slot) => new Promise((resolve) => (slot.child.exitCode !== null || slot.child.signalCode !== null ? resolve(undefined) : slot.child.once("exit", resolve))));
+    for (const slot of this.slots) if (slot.child.connected) slot.child.disconnect();
+    await Promise.all(exits);
+  }
+
+  /** Stops every worker now; documents in flight and waiting are abandoned. */
+  kill(): void {
+    this.stopping = true;
+    clearInterval(this.poller);
+    for (const job of this.queue.splice(0)) job.settle(undefined);
+    for (const slot of this.slots) {
+      if (slot.job) this.finish(slot, undefined);
+      slot.child.kill("SIGKILL");
+    }
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.job || this.queue.length === 0) continue;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      const { item, id, bytes } = job.input;
+      const message: ToWorker = {
+        type: "document",
+        job: job.id,
+        item: { uri: item.uri, size: item.size, mtimeMs: item.mtimeMs, fingerprint: item.fingerprint },
+        documentId: id,
+        bytes,
+      };
+      slot.child.send(message, (err) => {
+        // The worker died before it got the document: its exit handler reports it.
+        if (err && slot.job === job) slot.child.kill("SIGKILL");
+      });
+      job.timer = setTimeout(() => {
+        this.stop(slot, "timeout", `extraction took longer than timeout_seconds (${this.options.timeoutSeconds} s); its worker was stopped`);
+      }, this.options.timeoutSeconds * 1000);
+    }
+  }
+
+  private stop(slot: Slot, code: "timeout" | "resource_limit", message: string): void {
+    if (slot.killedFor) return;
+    slot.killedFor = { code, message };
+    slot.child.kill("SIGKILL");
+  }
+
+  private watchMemory(): void {
+    const cap = this.options.maxWorkerMemoryMb * 1024 * 1024;
+    for (const slot of this.slots) {
+      const pid = slot.child.pid;
+      const rss = pid === undefined ? undefined : residentBytes(pid);
+      if (rss === undefined) continue;
+      this.peakWorkerBytes = Math.max(this.peakWorkerBytes, rss);
+      if (slot.job && rss > cap) {
+        this.stop(slot, "resource_limit", `extraction used more than max_worker_memory_mb (${this.options.maxWorkerMemoryMb} MiB; ${Math.round(rss / 1048576)} MiB resident); its worker was stopped`);
+      }
+    }
+  }
+
+  private finish(slot: Slot, result: DocumentResult | undefined): void {
+    const job = slot.job!;
+    clearTimeout(job.timer);
+    slot.job = undefined;
+    job.settle(result);
+  }
+
+  private spawn(): Promise<void> {
+    this.started++;
+    const child = fork(workerEntry(), [], {
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      execArgv: [`--max-old-space-size=${this.options.maxWorkerMemoryMb}`],
+    });
+    const slot: Slot = { child, ready: false, stderr: "" };
+    const { baseDir, stages, maxPages } = this.options;
+    child.send({ type: "init", baseDir, stages, maxPages } satisfies ToWorker);
+    this.slots.add(slot);
+    child.stderr!.setEncoding("utf8");
+    child.stderr!.on("data", (text: string) => (slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL)));
+    return new Promise((resolve, reject) => {
+      child.on("message", (message: FromWorker) => {
+        if (message.type === "ready") {
+          slot.ready = true;
+          resolve();
+          this.dispatch();
+        } else if (message.type === "init_failed") {
+          reject(new Error(`an extraction worker could not build the stages: ${message.message}`));
+          child.kill("SIGKILL");
+        } else if (message.type === "warn") {
+          this.options.warn(message.message);
+        } else if (slot.job?.id === message.job) {
+          this.finish(slot, message.result);
+          this.dispatch();
+        }
+      });
+      child.on("error", (err) => reject(new Error(`an extraction worker could not start: ${err.message}`)));
+      child.on("exit", (code, signal) => {
+        this.slots.delete(slot);
+        if (!slot.ready) {
+          if (this.stopping) resolve();
+          else reject(new Error(`an extraction worker exited while starting (${signal ?? code}): ${slot.stderr.trim()}`));
+        }
+        if (slot.job) this.finish(slot, failedResult(slot.job.input.item.uri, this.exitReason(slot, code, signal), slot.job.input.id));
+        if (this.stopping || !slot.ready) return;
+        this.spawn().catch((err: Error) => {
+          this.options.warn(err.message);
+          if (this.slots.size === 0) for (const job of this.queue.splice(0)) job.settle(failedResult(job.input.item.uri, err, job.input.id));
+        });
+      });
+    });
+  }
+
+  private exitReason(slot: Slot, code: number | null, signal: NodeJS.Signals | null): DocumentError {
+    if (slot.killedFor) return new DocumentError(slot.killedFor.code, slot.killedFor.message);
+    if (/heap out of memory|Allocation failed/i.test(slot.stderr)) {
+      return new DocumentError("resource_limit", `extraction ran out of JavaScript heap (max_worker_memory_mb ${this.options.maxWorkerMemoryMb} MiB); its worker was stopped`);
+    }
+    const tail = slot.stderr.trim().split("\n").slice(-3).join(" / ");
+    return new DocumentError("stage_failed", `the extraction worker exited unexpectedly (${signal ?? `code ${code}`})${tail ? `: ${tail}` : ""}`);
+  }
+}
+
+function workerEntry(): string {
+  if (!existsSync(WORKER_ENTRY)) throw new Error(`the extraction worker ${WORKER_ENTRY} is missing: run \`npm run build\``);
+  return WORKER_ENTRY;
+}

@@ -1,0 +1,124 @@
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { configReference, pipelineJsonSchema, README_MARKERS, builtinSpecs } from "../../src/pipeline/config-schema.js";
+import { formatIssue, parsePipeline } from "../../src/pipeline/config.js";
+import { DEFAULT_STAGES } from "../../src/pipeline/default-pipeline.js";
+
+const where = { file: "pipeline.yaml", baseDir: process.cwd() };
+
+async function issuesOf(text: string): Promise<string[]> {
+  const r = await parsePipeline(text, where);
+  return r.ok ? [] : r.issues.map(formatIssue);
+}
+
+describe("pipeline.yaml validation", () => {
+  it("accepts the default pipeline.yaml", async () => {
+    const r = await parsePipeline(await readFile("pipeline.yaml", "utf8"), where);
+    expect(r.ok).toBe(true);
+  });
+
+  it("reports every error at once, each with file:line:col and the option's path", async () => {
+    const text = [
+      "concurrency: lots", // 1
+      "source:", // 2
+      "  type: folder", // 3
+      "  path: fixtures/samples", // 4
+      "  recursive: true", // 5
+      "stages:", // 6
+      "  - type: extract", // 7
+      "    space_ratio: wide", // 8
+      "    mode: sideways", // 9
+      "sinks:", // 10
+      "  - type: jsonl", // 11
+    ].join("\n");
+    // The top level is checked first; fix it and the components' errors all come together.
+    expect(await issuesOf(text)).toEqual(['pipeline.yaml:1:14 concurrency: expected a number, got "lots"']);
+    expect(await issuesOf(text.replace("concurrency: lots", "concurrency: 2"))).toEqual([
+      'pipeline.yaml:5:3 source.recursive: unknown option "recursive"',
+      'pipeline.yaml:8:18 stages[0].space_ratio: expected a number, got "wide"',
+      'pipeline.yaml:9:11 stages[0].mode: expected one of "reflow", "preserve", got "sideways"',
+    ]);
+  });
+
+  it("names the built-ins when a type is unknown", async () => {
+    const text = "source: { type: ftp }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n";
+    expect(await issuesOf(text)).toEqual(['pipeline.yaml:1:17 source.type: unknown source type "ftp"; built-in sources: folder, s3']);
+  });
+
+  it("requires at least one stage, and the first one to read the documents", async () => {
+    const empty = "source: { type: folder, path: . }\nstages: []\nsinks: [{ type: jsonl }]\n";
+    expect(await issuesOf(empty)).toEqual(["pipeline.yaml:2:9 stages: needs at least 1 item(s)"]);
+    const noExtract = "source: { type: folder, path: . }\nstages: [{ type: ./test/helpers/uppercase-stage.ts }]\nsinks: [{ type: jsonl }]\n";
+    expect(await issuesOf(noExtract)).toEqual(['pipeline.yaml:2:18 stages[0].type: the first stage must read the documents (extract), not "uppercase"']);
+  });
+
+  it("chooses chunk records for a jsonl sink after a chunk stage, and refuses them without one, at the option", async () => {
+    const withChunk = await parsePipeline("source: { type: folder, path: . }\nstages: [{ type: extract }, { type: chunk }]\nsinks: [{ type: jsonl }]\n", where);
+    expect(withChunk.ok && withChunk.config.sinks[0]!.options.records).toBe("chunks");
+    const without = await parsePipeline("source: { type: folder, path: . }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n", where);
+    expect(without.ok && without.config.sinks[0]!.options.records).toBe("pages");
+    const text = "source: { type: folder, path: . }\nstages: [{ type: extract }]\nsinks:\n  - type: jsonl\n    records: chunks\n";
+    expect(await issuesOf(text)).toEqual(["pipeline.yaml:5:14 sinks[0].records: chunks need a chunk stage in the pipeline (- type: chunk), and there is none"]);
+  });
+
+  it("reports a missing required option at its component", async () => {
+    const text = "source:\n  type: folder\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n";
+    expect(await issuesOf(text)).toEqual(["pipeline.yaml:2:3 source.path: is required (string)"]);
+  });
+
+  it("reports YAML syntax errors with their position", async () => {
+    const issues = await issuesOf("source: [unclosed\n");
+    expect(issues[0]).toMatch(/^pipeline\.yaml:\d+:\d+ /);
+  });
+
+  it("rejects a bad page range with a sentence", async () => {
+    const text = "source: { type: folder, path: . }\nstages: [{ type: extract, pages: '4-2' }]\nsinks: [{ type: jsonl }]\n";
+    expect(await issuesOf(text)).toEqual(['pipeline.yaml:2:34 stages[0].pages: "4-2" ends before it starts']);
+  });
+
+  it("loads a user's stage module through the same contract", async () => {
+    const text = "source: { type: folder, path: . }\nstages: [{ type: extract }, { type: ./test/helpers/uppercase-stage.ts }]\nsinks: [{ type: jsonl }]\n";
+    const r = await parsePipeline(text, where);
+    expect(r.ok && r.config.stages.map((s) => s.spec.type)).toEqual(["extract", "uppercase"]);
+  });
+});
+
+describe("component declarations", () => {
+  it("validate their own examples", async () => {
+    const specs = await builtinSpecs();
+    for (const spec of [...specs.source, ...specs.stage, ...specs.sink]) {
+      expect(spec.examples.length, spec.type).toBeGreaterThan(0);
+      for (const example of spec.examples) expect(spec.options.safeParse(example).success, `${spec.type} ${JSON.stringify(example)}`).toBe(true);
+    }
+  });
+
+  it("describe every option", async () => {
+    const specs = await builtinSpecs();
+    for (const spec of [...specs.source, ...specs.stage, ...specs.sink]) {
+      for (const [name, schema] of Object.entries(spec.options.shape)) expect((schema as { description?: string }).description, `${spec.type}.${name}`).toBeTruthy();
+    }
+  });
+});
+
+describe("generated files", () => {
+  it("pipeline.schema.json is up to date (run `npm run docs`)", async () => {
+    const committed = JSON.parse(await readFile("pipeline.schema.json", "utf8"));
+    expect(committed).toEqual(await pipelineJsonSchema());
+  });
+
+  it("the README's configuration reference is up to date (run `npm run docs`)", async () => {
+    const readme = await readFile("README.md", "utf8");
+    const start = readme.indexOf(README_MARKERS.start) + README_MARKERS.start.length;
+    const end = readme.indexOf(README_MARKERS.end);
+    expect(readme.slice(start, end).trim()).toBe((await configReference()).trim());
+  });
+
+  it("pipeline.yaml starts with the yaml-language-server modeline", async () => {
+    expect((await readFile("pipeline.yaml", "utf8")).split("\n")[0]).toBe("# yaml-language-server: $schema=./pipeline.schema.json");
+  });
+
+  it("pipeline.yaml runs the stages `pagestream extract` runs, first and in the same order", async () => {
+    const r = await parsePipeline(await readFile("pipeline.yaml", "utf8"), where);
+    expect(r.ok && r.config.stages.map((s) => s.spec.type).slice(0, DEFAULT_STAGES.length)).toEqual(DEFAULT_STAGES.map((s) => s.type));
+  });
+});
