@@ -5,6 +5,7 @@
  * posts, files too large or not PDFs at all.
  */
 import Database from "better-sqlite3";
+import { spawnSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -234,7 +235,7 @@ describe("pagestream serve: a dropped PDF", () => {
     expect(((await crossSite.json()) as ApiError).error.code).toBe("wrong_origin");
   });
 
-  it("adds it to the source folder when asked, never over a file that is there", async () => {
+  it("adds it to the source folder when asked, never over a file that is there, and the next run, writing while the server reads, ingests it", async () => {
     const bytes = await readFile("fixtures/two-pages.pdf");
     const response = await post("/api/add?name=../../Two%20Pages.pdf", bytes);
     expect(response.status).toBe(201);
@@ -242,7 +243,14 @@ describe("pagestream serve: a dropped PDF", () => {
     expect((await stat(join(dir, "fixtures/samples/Two-Pages.pdf"))).size).toBe(bytes.length);
     const again = await post("/api/add?name=Two-Pages.pdf", bytes);
     expect([again.status, ((await again.json()) as ApiError).error.code]).toEqual([409, "exists"]);
+    // The next run ingests it, writing the archive the server has open (WAL: neither waits).
+    const run = () => spawnSync(process.execPath, [join(process.cwd(), "dist/cli.js"), "run", "--progress", "never"], { cwd: dir, encoding: "utf8" });
+    expect(run().status).toBe(0);
+    const found = await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"closing paragraph"')}`);
+    expect(found.hits.map((h) => h.name)).toEqual(["Two-Pages.pdf"]);
     await rm(join(dir, "fixtures/samples/Two-Pages.pdf"));
+    expect(run().status).toBe(0); // and prunes it again
+    expect((await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"closing paragraph"')}`)).hits).toEqual([]);
   });
 });
 
