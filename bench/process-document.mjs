@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Diagnostic child for bench/run.mjs: pagestream's extract stage through the per-document API
-// (`processDocument`), one file after another, with no source walk, no sink and no CLI.
+// (`processFile`), one file after another, with no source walk, no sink and no CLI.
 // Compared with the raw pdf.js row it isolates the extract stage's own cost (layout, paragraphs,
 // records); compared with the CLI rows it shows what the workers, the runner, the sinks and the CLI add.
 //
@@ -8,9 +8,9 @@
 // Prints `pages N chars N seconds S pages_per_s P` like the reference raw-pdfjs.mjs script;
 // the clock starts before the stage is built, so it includes the (lazy) pdf.js import, like the CLI.
 // --clone also sends each result through v8.serialize / v8.deserialize (the structured clone
-// `serialization: "advanced"` uses to bring a result back from its extraction worker), timed on
-// its own: it adds `ipc_seconds I ipc_mib M` (the clones' time and serialized size).
-import { readFile, stat } from "node:fs/promises";
+// `serialization: "advanced"` uses to bring a result back from its extraction worker), trimmed as
+// a worker trims it for sinks that read no per-line geometry, timed on its own: it adds
+// `ipc_seconds I ipc_mib M` (the clones' time and serialized size).
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { deserialize, serialize } from "node:v8";
@@ -18,8 +18,8 @@ import { deserialize, serialize } from "node:v8";
 // bench/run.mjs points PAGESTREAM_BENCH_DIST at its snapshot of dist/; run by hand, it uses dist/.
 const distDir = process.env.PAGESTREAM_BENCH_DIST ?? resolve(import.meta.dirname, "..", "dist");
 const dist = (p) => import(pathToFileURL(resolve(distDir, p)).href);
-const { processDocument } = await dist("core/process-document.js");
-const { loadSpec } = await dist("core/registry.js");
+const { processFile, trimResult } = await dist("run/process-document.js");
+const { loadSpec } = await dist("pipeline/registry.js");
 
 const args = process.argv.slice(2);
 const clone = args[0] === "--clone";
@@ -32,13 +32,11 @@ const stages = [await spec.create(spec.options.parse({}), { baseDir: process.cwd
 
 let pages = 0, chars = 0, failed = 0, ipcNs = 0n, ipcBytes = 0;
 for (const file of files) {
-  const info = await stat(file);
-  const item = { uri: file, size: info.size, mtimeMs: info.mtimeMs, fingerprint: "", read: async () => new Uint8Array(await readFile(file)) };
-  let result = await processDocument(item, stages);
+  let result = await processFile(resolve(file), stages);
   if (clone) {
     const c0 = process.hrtime.bigint();
-    const wire = serialize({ type: "result", job: 1, result });
-    result = deserialize(wire).result;
+    const wire = serialize({ type: "outcome", id: 1, outcome: { kind: "processed", documentId: "", result: trimResult(result, { lines: false }) } });
+    result = deserialize(wire).outcome.result;
     ipcNs += process.hrtime.bigint() - c0;
     ipcBytes += wire.length;
   }

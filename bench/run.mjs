@@ -657,7 +657,7 @@ async function snapshotDist() {
     copyFileSync(join(root, "package.json"), join(dir, "package.json"));
     symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
     // Everything a measured run loads (cli.js itself would parse argv on import: syntax check only).
-    const modules = ["cli/run-command.js", "core/runner.js", "core/worker-pool.js", "core/config.js", "core/build-pipeline.js", "sources/folder.js", "stages/extract/stage.js", "sinks/jsonl.js"];
+    const modules = ["cli/run-command.js", "run/run-pipeline.js", "run/worker-pool.js", "pipeline/config.js", "sources/folder.js", "stages/extract/stage.js", "sinks/jsonl.js"];
     const check = spawnSync(node, ["--check", join(dir, "dist", "cli.js")], { encoding: "utf8" });
     const smoke = spawnSync(node, ["--input-type=module", "-e", modules.map((m) => `await import(${JSON.stringify(pathToFileURL(join(dir, "dist", m)).href)});`).join("\n")], {
       cwd: root,

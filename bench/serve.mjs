@@ -44,7 +44,7 @@ const dist = (path) => import(pathToFileURL(join(root, "dist", path)).href);
 const { chunkId } = await dist("stages/chunk/chunk-id.js");
 const { default: sqliteSink } = await dist("sinks/sqlite/sink.js");
 const { searchArchive } = await dist("sinks/sqlite/search.js");
-const { emptySummary } = await dist("run/runner.js");
+const { emptySummary } = await dist("run/delivery.js");
 const { default: Database } = await import("better-sqlite3");
 
 const progress = (m) => process.stderr.write(`bench/serve: ${m}\n`);

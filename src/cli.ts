@@ -7,7 +7,7 @@
  * usage; 1 fatal error; 130 / 143 a run stopped by SIGINT / SIGTERM.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
-import { EXIT } from "./cli/exit-codes.js";
+import { EXIT } from "./exit-codes.js";
 import { PACKAGE_VERSION } from "./package-files.js";
 
 const program = new Command();

@@ -58,7 +58,7 @@ describe("pagestream extract", () => {
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(["document", "pages", "warnings"]);
     expect(out.document).toMatchObject({ pageCount: 2, tagged: false, title: expect.any(String) });
-    expect(out.document.id).toMatch(/^[0-9a-f]{64}$/);
+    expect(out.document.documentId).toMatch(/^[0-9a-f]{64}$/);
     expect(out.pages.map((p: { number: number }) => p.number)).toEqual([1, 2]);
     expect(Object.keys(out.pages[0]).slice(0, 2)).toEqual(["number", "text"]);
     expect(out.pages[0]).toMatchObject({ empty: false, orderSource: "geometry", mode: "reflow" });

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentResult } from "../src/core/records.js";
-import { emptySummary } from "../src/run/runner.js";
+import { emptySummary } from "../src/run/delivery.js";
 import { cleanSnippet, markedSpans, matchesInDocument, QueryError, searchArchive } from "../src/sinks/sqlite/search.js";
 import { hasPrefix, parseQuery, positiveTerms, QUERY_LIMITS, toFtsQuery, toTrigramQuery } from "../src/sinks/sqlite/fts-query.js";
 import sqlite from "../src/sinks/sqlite/sink.js";
@@ -301,7 +301,7 @@ describe("searching an archive", () => {
   it("filters by chunk flags (any of a set, every set) and by when a document was written", () => {
     const writable = new Database(join(dir, "archive.sqlite"));
     const minutes = "/archive/notes/minutes.pdf";
-    writable.prepare(`UPDATE chunks SET flags = '["ocr","scan"]' WHERE document_id = (SELECT id FROM documents WHERE uri = ?)`).run(minutes);
+    writable.prepare(`UPDATE chunks SET flags = '["ocr","scan"]' WHERE document_row = (SELECT id FROM documents WHERE uri = ?)`).run(minutes);
     writable.prepare("UPDATE documents SET ingested_at = '2026-01-05T10:00:00.000Z' WHERE uri = ?").run(minutes);
     try {
       const uris = (options: Partial<Parameters<typeof searchArchive>[2]>) => new Set(searchArchive(db, "in", { limit: 50, ...options }).hits.map((h) => h.uri));
@@ -311,7 +311,7 @@ describe("searching an archive", () => {
       expect(uris({ ingestedBefore: "2026-01-06" })).toEqual(new Set([minutes]));
       expect(uris({ ingestedSince: "2026-01-06" })).toEqual(new Set(["/archive/report.pdf", "/archive/contract.pdf"]));
     } finally {
-      writable.prepare("UPDATE chunks SET flags = '[]' WHERE document_id = (SELECT id FROM documents WHERE uri = ?)").run(minutes);
+      writable.prepare("UPDATE chunks SET flags = '[]' WHERE document_row = (SELECT id FROM documents WHERE uri = ?)").run(minutes);
       writable.close();
     }
   });
@@ -330,7 +330,7 @@ describe("searching an archive", () => {
 
   it("finds where a query matches in a document's pages, split at a page break, without repeats from the overlap", () => {
     const row = (db.prepare("SELECT id FROM documents WHERE uri = '/archive/report.pdf'").get() as { id: number }).id;
-    const pages = db.prepare("SELECT number, text FROM pages WHERE document_id = ? ORDER BY number").all(row) as { number: number; text: string }[];
+    const pages = db.prepare("SELECT number, text FROM pages WHERE document_row = ? ORDER BY number").all(row) as { number: number; text: string }[];
     const matches = matchesInDocument(db, '"will be watched closely"', row);
     expect(matches.map((m) => [m.page, pages[m.page - 1]!.text.slice(m.start, m.end)])).toEqual([
       [1, "will be"],

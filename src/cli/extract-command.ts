@@ -9,9 +9,8 @@ import { documentText } from "../text/document-text.js";
 import type { Stage } from "../core/plugin.js";
 import type { DocumentResult, PageRecord } from "../core/records.js";
 import { loadSpec } from "../pipeline/registry.js";
-import { processDocument } from "../run/process-document.js";
-import { fileItem } from "../sources/folder.js";
-import { EXIT } from "./exit-codes.js";
+import { processFile } from "../run/process-document.js";
+import { EXIT } from "../exit-codes.js";
 
 export interface ExtractFlags {
   mode: "reflow" | "preserve";
@@ -43,7 +42,7 @@ export async function extractCommand(file: string, flags: ExtractFlags): Promise
     }
     stages.push(await spec.create(parsed.data, { baseDir: process.cwd(), warn: (m) => process.stderr.write(`pagestream: ${m}\n`) }));
   }
-  const result = await processDocument(fileItem(resolve(file), info.size, info.mtimeMs), stages);
+  const result = await processFile(resolve(file), stages);
   for (const w of result.warnings) process.stderr.write(`pagestream: ${file}: ${w.message}\n`);
   if (result.status === "failed") {
     process.stderr.write(`pagestream: ${file}: ${result.error.code}: ${result.error.message}\n`);

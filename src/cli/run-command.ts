@@ -7,13 +7,12 @@
  * A second signal stops at once: nothing more is committed, and the next run starts from the
  * last checkpoint.
  */
-import { resolve } from "node:path";
-import { buildPipeline } from "../run/build-pipeline.js";
 import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
+import { emptySummary } from "../run/delivery.js";
+import { RunRefused } from "../run/run-refused.js";
+import { runPipeline, type StopReason } from "../run/run-pipeline.js";
 import type { RunSummary } from "../core/plugin.js";
-import { writeRunReport } from "../run/run-report.js";
-import { emptySummary, runPipeline } from "../run/runner.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT, SIGNAL_EXIT } from "../exit-codes.js";
 import { createLogger, type LogFormat, type LogLevel } from "./logger.js";
 import { Progress } from "./progress.js";
 import { StatusLine } from "./status-line.js";
@@ -25,8 +24,6 @@ export interface RunFlags {
   logLevel: LogLevel;
   logFormat: LogFormat;
 }
-
-const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
 export async function runCommand(path: string, flags: RunFlags): Promise<number> {
   const terminal = process.stderr.isTTY === true && !process.env.CI;
@@ -40,14 +37,6 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
   const { config } = loaded;
   const watch = flags.watch === true || config.source.options.watch === true;
   const warn = (message: string) => logger.warn(message);
-  const startedAt = new Date();
-  const pipeline = await buildPipeline(config, { baseDir: config.baseDir, warn });
-  if (watch && !pipeline.source.watch) {
-    await pipeline.processor.close();
-    pipeline.state.close();
-    process.stderr.write(`pagestream: the ${config.source.type} source cannot watch for changes\n`);
-    return EXIT.usage;
-  }
 
   const live = emptySummary();
   const progress = new Progress(() => live, status, logger, flags.progressEvery);
@@ -57,28 +46,29 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
     if (signal) {
       status.clear();
       logger.error(`${received} again: stopping now, without committing what is in flight`);
-      pipeline.processor.kill();
+      // The workers see their parent go and exit; the run folder's lock is taken over as stale.
       process.exit(SIGNAL_EXIT[signal] ?? EXIT.fatal);
     }
     signal = received;
-    stop.abort();
+    stop.abort({ signal: received, exitCode: SIGNAL_EXIT[received] ?? EXIT.fatal } satisfies StopReason);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const redraw = status.live ? setInterval(() => progress.draw(), 1000).unref() : undefined;
-  if (pipeline.source.count) {
-    pipeline.source.count(stop.signal).then(
-      (total) => progress.setTotal(total),
-      () => {},
-    );
-  }
 
-  let summary: RunSummary;
   try {
-    summary = await runPipeline(pipeline, {
+    const { summary, exitCode } = await runPipeline(config, { baseDir: config.baseDir, warn }, {
+      pipelineFile: path,
       stop: stop.signal,
       watch,
+      summary: live,
       events: {
+        onStarted({ source }) {
+          source.count?.(stop.signal).then(
+            (total) => progress.setTotal(total),
+            () => {},
+          );
+        },
         onSkipped(item) {
           progress.done(item.size, false);
         },
@@ -100,38 +90,22 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
         },
         warn,
       },
-      summary: live,
     });
+    progress.stop();
+    logger.info({ summary }, summaryLine(summary));
+    return exitCode;
   } catch (err) {
     progress.stop();
-    pipeline.state.close();
+    if (err instanceof RunRefused) {
+      process.stderr.write(`pagestream: ${err.message}\n`);
+      return EXIT.usage;
+    }
     throw err;
   } finally {
     clearInterval(redraw);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
-  progress.stop();
-  await pipeline.processor.close();
-  const exitCode = signal ? SIGNAL_EXIT[signal]! : summary.failed > 0 ? EXIT.failedDocuments : EXIT.ok;
-  const pool = pipeline.processor;
-  const report = {
-    pipeline: resolve(path),
-    started_at: startedAt.toISOString(),
-    finished_at: new Date().toISOString(),
-    exit_code: exitCode,
-    ...(signal ? { signal } : {}),
-    workers: pipeline.workers,
-    workers_started: pool.started,
-    summary,
-    pages_per_second: summary.seconds > 0 ? Math.round((summary.pages / summary.seconds) * 10) / 10 : 0,
-    peak_rss_mib: { main: Math.round(process.resourceUsage().maxRSS / 1024), worker: Math.round(pool.peakWorkerBytes / 1048576) },
-  };
-  pipeline.state.finishRun(report);
-  await writeRunReport(resolve(config.baseDir, config.settings.run_folder), report, pipeline.state.failures());
-  pipeline.state.close();
-  logger.info({ summary: report }, summaryLine(summary));
-  process.off("SIGINT", onSignal);
-  process.off("SIGTERM", onSignal);
-  return exitCode;
 }
 
 /** The run in one sentence: "12 document(s) ingested (340 pages), 1 failed (damaged 1), 3 skipped unchanged, … in 4.2 s". */

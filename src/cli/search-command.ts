@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { QueryError, searchArchive, type SearchHit } from "../sinks/sqlite/search.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 
 export interface SearchFlags {
   db: string;
@@ -89,7 +89,7 @@ function textHit(hit: SearchHit, n: number, mark: (s: string) => string): string
 function jsonHit(hit: SearchHit): object {
   return {
     score: hit.score,
-    doc_id: hit.documentId,
+    document_id: hit.documentId,
     uri: hit.uri,
     ...(hit.title ? { title: hit.title } : {}),
     chunk_id: hit.chunkId,

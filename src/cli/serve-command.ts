@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { formatIssue, loadPipelineFile, type PipelineConfig } from "../pipeline/config.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 
 export interface ServeFlags {
   db?: string;
@@ -57,7 +57,7 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     say((err as Error).message);
     return EXIT.usage;
   }
-  const access = sourceAccess(config);
+  const access = sourceAccess(config, say);
   const extraction = await UploadExtraction.create(config, process.cwd(), say);
   const maxUploadBytes = Math.min(flags.maxUploadMb * 1048576, extraction.limits.max_file_bytes);
   let port = flags.port;

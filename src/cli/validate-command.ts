@@ -1,5 +1,5 @@
 import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 
 export async function validateCommand(path: string): Promise<number> {
   const result = await loadPipelineFile(path);

@@ -48,13 +48,30 @@ export interface DocumentContext {
   readonly warnings: DocumentWarning[];
 }
 
+/** What a source's `create` gets besides the run context. */
+export interface SourceContext extends RunContext {
+  /**
+   * "read": the source is built in a worker (a process of the run, or another machine) only to
+   * read the items the run sends it: it must not list or probe anything up front.
+   */
+  readonly purpose: "run" | "read";
+}
+
 export interface Source {
   /**
    * The documents to process, lazily: the runner pulls the next item only when it has room
    * for it, so a source must not list everything up front. A listing that ends without
    * throwing is complete: what it did not yield is gone from the source (and pruned).
+   * Items are plain JSON (see SourceItem): the run may send them anywhere to be read.
    */
   list(): AsyncIterable<SourceItem>;
+  /**
+   * The bytes of an item this source listed, wherever the source was built again from the same
+   * options. Called inside the run's limits, in the process that extracts the document. Fails
+   * with a DocumentError (`not_found`, `access_denied`, `too_large`, `read_failed`, `timeout`)
+   * that names the problem; refuses an item that is not its own.
+   */
+  read(item: SourceItem, signal?: AbortSignal): Promise<Uint8Array>;
   /**
    * How many items `list()` would yield and their bytes, for the progress display's totals
    * and ETA. Optional; it runs beside the listing, so it must be cheap and hold nothing.
@@ -69,6 +86,14 @@ export interface Source {
   watch?(signal: AbortSignal): AsyncIterable<SourceChange>;
 }
 
+/**
+ * A stage. It is created once per worker and reused for every document that worker runs, in
+ * whatever order the run hands them out: it MUST keep nothing from one document to the next
+ * (no counts, caches of document content, or learned state), so that a document's output is
+ * the same byte for byte whatever the concurrency, the order, the worker, or which documents
+ * an incremental run skipped. State that spans documents belongs in an explicit input of the
+ * stage (an option naming a file), whose content the config hash then covers.
+ */
 export interface Stage {
   /**
    * Builds the stream of one document's records. Called once per document with the records of
@@ -174,6 +199,12 @@ interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instan
   readonly options: Options;
   readonly examples: readonly z.input<Options>[];
   /**
+   * What an older pagestream accepted here and this one does not, each with the sentence a
+   * user is told instead of "unknown option": renamed or removed option keys, and removed values
+   * of an option (`{ values: { evidence: { run: "…" } } }`).
+   */
+  readonly retired?: { readonly options?: Readonly<Record<string, string>>; readonly values?: Readonly<Record<string, Readonly<Record<string, string>>>> };
+  /**
    * Optional and pure, part of validation: runs after every component's options parsed, and
    * completes options whose default depends on the rest of the pipeline (a jsonl sink writes
    * chunks when there is a chunk stage), or reports what cannot work in it.
@@ -182,8 +213,17 @@ interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instan
   create(options: z.output<Options>, context: Context): Instance | Promise<Instance>;
 }
 
-export type SourceSpec<O extends z.ZodObject = z.ZodObject> = ComponentSpec<"source", O, Source>;
-export type SinkSpec<O extends z.ZodObject = z.ZodObject> = ComponentSpec<"sink", O, Sink, SinkContext>;
+/** What of a document's result a sink reads, beyond text and facts; the run sends workers' results without the rest. */
+export interface ResultNeeds {
+  /** Each page's lines and paragraphs, with their runs and positions (large: per-line geometry). */
+  lines: boolean;
+}
+
+export type SourceSpec<O extends z.ZodObject = z.ZodObject> = ComponentSpec<"source", O, Source, SourceContext>;
+export interface SinkSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"sink", O, Sink, SinkContext> {
+  /** What the sink reads of a result (by its options). Without it, a sink gets no lines. */
+  needs?(options: z.output<O>): Partial<ResultNeeds>;
+}
 export interface StageSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"stage", O, Stage> {
   readonly input: StageInput;
   /** True when the stage adds chunk records to the stream (the chunk stage). */

@@ -1,13 +1,17 @@
 /**
  * The records that flow through a pipeline.
  *
- * A source yields light {@link SourceItem}s (no bytes). The runner reads an item's bytes only
- * once it has a slot for the document, runs the document through the stages as a stream of
- * {@link PageRecord}s, and hands the sinks one {@link DocumentResult} per document: the
- * document, its pages, or the error that stopped it.
+ * A source lists {@link SourceItem}s: plain JSON, no bytes, so an item can be sent to a worker
+ * process or another machine, where the source is built again from the pipeline and reads it
+ * (`Source.read`). The document's bytes are read there, hashed into its `documentId`, and run
+ * through the stages as a stream of {@link PageRecord}s; the sinks get one
+ * {@link DocumentResult} per document: the document, its pages, or the error that stopped it.
+ *
+ * One identity, one name: `documentId` is the sha256 of a document's bytes (hex), in code, in
+ * the JSONL (`document_id`), in the archive and in the run state.
  */
 
-/** A file a source found. Cheap to hold: the bytes are read late, by {@link SourceItem.read}. */
+/** A document a source found: data only, JSON all the way down, readable by `Source.read` wherever it is sent. */
 export interface SourceItem {
   /** Where the document lives: a file path, or `s3://bucket/key`. Kept in every sink. */
   readonly uri: string;
@@ -21,8 +25,8 @@ export interface SourceItem {
    * lets an incremental run skip the item before its bytes are read.
    */
   readonly fingerprint: string;
-  /** Reads the whole file. Called inside the runner's concurrency limit. */
-  read(): Promise<Uint8Array>;
+  /** Whatever else the source needs to read it again (a path under its root, an object key): JSON values only. */
+  readonly [key: string]: unknown;
 }
 
 /**
@@ -35,14 +39,14 @@ export type SourceChange = { type: "upsert"; item: SourceItem } | { type: "remov
 export interface LoadedDocument {
   readonly item: SourceItem;
   /** sha256 of the bytes, hex: the document's identity across renames and runs. */
-  readonly id: string;
+  readonly documentId: string;
   readonly bytes: Uint8Array;
 }
 
 /** What is known about a document once it has been opened. */
 export interface DocumentInfo {
   /** sha256 of the file's bytes, hex. */
-  id: string;
+  documentId: string;
   uri: string;
   /** File size in bytes. */
   size: number;

@@ -146,9 +146,21 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
       at(offsetOf(doc, [...path, "type"]), pathText([...path, "type"]), (err as Error).message);
       return undefined;
     }
+    // What an older pagestream took here is named with its hint, not as unknown or invalid.
+    const retiredKeys = new Set<string>();
+    for (const [key, value] of Object.entries(rest)) {
+      const optionHint = spec.retired?.options?.[key];
+      const valueHint = typeof value === "string" ? spec.retired?.values?.[key]?.[value] : undefined;
+      if (optionHint) at(keyOffset(doc, path, key), pathText([...path, key]), optionHint);
+      else if (valueHint) at(offsetOf(doc, [...path, key]), pathText([...path, key]), valueHint);
+      else continue;
+      retiredKeys.add(key);
+    }
     const parsed = spec.options.safeParse(rest);
-    if (!parsed.success) {
-      reportZodIssues(parsed.error.issues, path, doc, at);
+    if (!parsed.success || retiredKeys.size) {
+      const zodIssues = parsed.success ? [] : parsed.error.issues;
+      const notRetired = (issue: z.core.$ZodIssue) => !(issue.path.length && retiredKeys.has(String(issue.path[0]))) && !(issue.code === "unrecognized_keys" && issue.keys.every((k) => retiredKeys.has(k)));
+      reportZodIssues(zodIssues.filter(notRetired), path, doc, at);
       return undefined;
     }
     return { type, spec, options: parsed.data as Record<string, unknown> };

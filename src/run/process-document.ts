@@ -1,24 +1,81 @@
 /**
- * One document through the stages. The run does this in an extraction worker process (see
- * `extraction-worker.ts`); `pagestream extract` does it in its own process.
+ * One document through the stages, in the process that extracts it: an extraction worker of the
+ * run (see `extraction-worker.ts`), a queue worker, or `pagestream extract` for one file. The
+ * bytes are read here, through the process's own copy of the source, and hashed into the
+ * document's id; nothing here rejects: every failure becomes a result with an error record.
  */
 import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
 import { EMPTY, lastValueFrom, type Observable, toArray } from "rxjs";
 import { DocumentError, describeError } from "../core/document-error.js";
-import { hasPdfSignature } from "./pdf-signature.js";
-import type { DocumentContext, DocumentLimits, Stage } from "../core/plugin.js";
+import type { DocumentContext, DocumentLimits, ResultNeeds, Source, Stage } from "../core/plugin.js";
 import type { ChunkRecord, DocRecord, DocumentResult, DocumentWarning, ErrorRecord, LoadedDocument, PageRecord, SourceItem } from "../core/records.js";
+import { hasPdfSignature } from "./pdf-signature.js";
+import type { DocumentJob, JobOutcome } from "./processor.js";
 
 /** No limits: what one file on the command line gets. */
 export const NO_LIMITS: DocumentLimits = { maxPages: Infinity };
 
-/** Reads one document and runs it through the stages. Never rejects: failures are results. */
-export async function processDocument(item: SourceItem, stages: readonly Stage[], limits: DocumentLimits = NO_LIMITS): Promise<DocumentResult> {
+/** What a worker applies to every document, besides the stages. */
+export interface JobLimits extends DocumentLimits {
+  /** Most bytes to read; a file that grew past it since it was listed fails with too_large. */
+  readonly maxFileBytes: number;
+}
+
+/** Everything a sink may read: what `pagestream extract` and in-process callers get. */
+export const ALL_NEEDS: ResultNeeds = { lines: true };
+
+/**
+ * A job in this process: the bytes read through `source`, hashed, compared with the document
+ * the sinks hold (same bytes: `unchanged`, the stages never run), then processed, and the result
+ * trimmed to what the sinks read (`needs`), so what crosses to the run stays small.
+ */
+export async function processJob(job: DocumentJob, source: Source, stages: readonly Stage[], limits: JobLimits, needs: ResultNeeds): Promise<JobOutcome> {
   let input: LoadedDocument;
   try {
-    input = await loadDocument(item);
+    input = await readDocument(source, job.item, limits.maxFileBytes);
   } catch (err) {
-    return failedResult(item.uri, err);
+    return { kind: "processed", documentId: null, result: failedResult(job.item.uri, err) };
+  }
+  if (job.skipIfDocumentId === input.documentId) return { kind: "unchanged", documentId: input.documentId };
+  const result = await processLoaded(input, stages, limits);
+  return { kind: "processed", documentId: input.documentId, result: trimResult(result, needs) };
+}
+
+/** Reads and hashes an item's bytes. Throws a DocumentError (`empty_file`, `too_large`, `read_failed`, or the source's own). */
+export async function readDocument(source: Source, item: SourceItem, maxFileBytes = Infinity): Promise<LoadedDocument> {
+  if (item.size === 0) throw new DocumentError("empty_file", "the file is empty (0 bytes)");
+  let bytes: Uint8Array;
+  try {
+    bytes = await source.read(item);
+  } catch (err) {
+    if (err instanceof DocumentError) throw err;
+    throw new DocumentError("read_failed", `the file could not be read: ${describeError(err)}`, { cause: err });
+  }
+  return loadedDocument(item, bytes, maxFileBytes);
+}
+
+/** A file on this machine as a document, for `pagestream extract` and in-process callers. */
+export async function readFileDocument(path: string): Promise<LoadedDocument> {
+  const info = await stat(path);
+  const item: SourceItem = { uri: path, size: info.size, mtimeMs: info.mtimeMs, fingerprint: `size:${info.size} mtime:${Math.round(info.mtimeMs)}` };
+  if (info.size === 0) throw new DocumentError("empty_file", "the file is empty (0 bytes)");
+  return loadedDocument(item, new Uint8Array(await readFile(path)));
+}
+
+function loadedDocument(item: SourceItem, bytes: Uint8Array, maxFileBytes = Infinity): LoadedDocument {
+  if (bytes.length === 0) throw new DocumentError("empty_file", "the file is empty (0 bytes)");
+  if (bytes.length > maxFileBytes) throw new DocumentError("too_large", `the file has ${bytes.length} bytes, more than max_file_bytes (${maxFileBytes}); it grew after it was listed`);
+  return { item, documentId: createHash("sha256").update(bytes).digest("hex"), bytes };
+}
+
+/** One file on this machine through the stages (what `pagestream extract` does). Never rejects. */
+export async function processFile(path: string, stages: readonly Stage[], limits: DocumentLimits = NO_LIMITS): Promise<DocumentResult> {
+  let input: LoadedDocument;
+  try {
+    input = await readFileDocument(path);
+  } catch (err) {
+    return failedResult(path, err);
   }
   return processLoaded(input, stages, limits);
 }
@@ -41,22 +98,14 @@ export async function processLoaded(input: LoadedDocument, stages: readonly Stag
     if (!context.document) throw new DocumentError("stage_failed", "no stage opened the document (the first stage must read it, e.g. extract)");
     return { status: "ok", uri: item.uri, document: context.document, pages, chunks, warnings };
   } catch (err) {
-    return failedResult(item.uri, err, input.id, warnings);
+    return failedResult(item.uri, err, input.documentId, warnings);
   }
 }
 
-/** Reads and hashes an item's bytes. Throws a DocumentError (`empty_file`, `read_failed`). */
-export async function loadDocument(item: SourceItem): Promise<LoadedDocument> {
-  if (item.size === 0) throw new DocumentError("empty_file", "the file is empty (0 bytes)");
-  let bytes: Uint8Array;
-  try {
-    bytes = await item.read();
-  } catch (err) {
-    if (err instanceof DocumentError) throw err;
-    throw new DocumentError("read_failed", `the file could not be read: ${describeError(err)}`, { cause: err });
-  }
-  if (bytes.length === 0) throw new DocumentError("empty_file", "the file is empty (0 bytes)");
-  return { item, id: createHash("sha256").update(bytes).digest("hex"), bytes };
+/** The result without what no sink reads: per-line geometry is most of a page record's size. */
+export function trimResult(result: DocumentResult, needs: ResultNeeds): DocumentResult {
+  if (needs.lines || result.status === "failed") return result;
+  return { ...result, pages: result.pages.map((page) => ({ ...page, lines: [], paragraphs: [] })) };
 }
 
 export function failedResult(uri: string, err: unknown, documentId?: string, warnings: DocumentWarning[] = []): DocumentResult {

@@ -13,6 +13,8 @@ export const FAILED_FILE = "failed.jsonl";
 
 export interface RunReport {
   pipeline: string;
+  /** The process that ran it (and held the run folder's lock). */
+  pid: number;
   started_at: string;
   finished_at: string;
   exit_code: number;
@@ -28,7 +30,7 @@ export interface RunReport {
 
 export async function writeRunReport(folder: string, report: RunReport, failures: readonly FailedDocument[]): Promise<void> {
   await replace(join(folder, SUMMARY_FILE), JSON.stringify(report, null, 2) + "\n");
-  const lines = failures.map((f) => JSON.stringify({ uri: f.uri, code: f.code, message: f.message, ...(f.content_hash ? { doc_id: f.content_hash } : {}), failed_at: f.processed_at }) + "\n");
+  const lines = failures.map((f) => JSON.stringify({ uri: f.uri, code: f.code, message: f.message, ...(f.document_id ? { document_id: f.document_id } : {}), failed_at: f.processed_at }) + "\n");
   await replace(join(folder, FAILED_FILE), lines.join(""));
 }
 

@@ -1,6 +1,6 @@
 /**
  * The run state: a small SQLite file that remembers, per source uri, what the document was
- * (fingerprint, size, mtime, content hash), the config that processed it, how it came out, and
+ * (fingerprint, size, mtime, its documentId), the config that processed it, how it came out, and
  * which sinks hold it; and per sink, the token of its last durable checkpoint.
  *
  * It is what makes runs incremental (an unchanged document under an unchanged config is
@@ -12,8 +12,14 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { ErrorCode } from "../core/records.js";
 
-/** Bumped when the tables change shape; a state of another version is started anew. */
-const STATE_SCHEMA_VERSION = 1;
+/** Bumped when the tables change shape; each older version has a migration below. */
+const STATE_SCHEMA_VERSION = 2;
+
+/** The steps from each version to the next: MIGRATIONS[n - 1] takes version n to n + 1. */
+const MIGRATIONS = [
+  // 1 → 2: one name for the sha256 of a document's bytes.
+  "ALTER TABLE documents RENAME COLUMN content_hash TO document_id;",
+];
 
 const TABLES = `
 CREATE TABLE IF NOT EXISTS state_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -22,7 +28,7 @@ CREATE TABLE IF NOT EXISTS documents (
   fingerprint TEXT NOT NULL,
   size INTEGER NOT NULL,
   mtime_ms INTEGER NOT NULL,
-  content_hash TEXT,
+  document_id TEXT,
   config_hash TEXT NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('ok', 'scan', 'failed')),
   error_code TEXT,
@@ -50,7 +56,8 @@ CREATE TABLE IF NOT EXISTS runs (
 /** What the state knows of one uri. */
 export interface KnownDocument {
   fingerprint: string;
-  contentHash: string | null;
+  /** sha256 of the bytes last processed; null when they could not be read. */
+  documentId: string | null;
   configHash: string;
   errorCode: ErrorCode | null;
   /** Keys of the sinks that hold it. */
@@ -62,7 +69,7 @@ export interface DocumentOutcome {
   fingerprint: string;
   size: number;
   mtimeMs: number;
-  contentHash: string | null;
+  documentId: string | null;
   configHash: string;
   status: "ok" | "scan" | "failed";
   errorCode: ErrorCode | null;
@@ -75,7 +82,7 @@ export interface FailedDocument {
   uri: string;
   code: ErrorCode;
   message: string;
-  content_hash: string | null;
+  document_id: string | null;
   processed_at: string;
 }
 
@@ -106,25 +113,20 @@ export class RunState {
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
     db.pragma("busy_timeout = 5000");
-    db.exec(TABLES);
-    const version = (db.prepare("SELECT value FROM state_meta WHERE key = 'schema_version'").get() as { value: string } | undefined)?.value;
-    if (version !== undefined && Number(version) !== STATE_SCHEMA_VERSION) {
-      throw new Error(`the run state has schema version ${version}, and this pagestream keeps version ${STATE_SCHEMA_VERSION}: delete it (every document is then processed again)`);
-    }
-    db.prepare("INSERT OR REPLACE INTO state_meta (key, value) VALUES ('schema_version', ?)").run(String(STATE_SCHEMA_VERSION));
+    migrate(db);
     this.runId = Number(db.prepare("INSERT INTO runs (started_at) VALUES (?)").run(new Date().toISOString()).lastInsertRowid);
     this.find = db.prepare(
-      `SELECT fingerprint, content_hash AS contentHash, config_hash AS configHash, error_code AS errorCode,
+      `SELECT fingerprint, document_id AS documentId, config_hash AS configHash, error_code AS errorCode,
               (SELECT json_group_array(sink) FROM deliveries d WHERE d.uri = documents.uri) AS sinks
          FROM documents WHERE uri = ?`,
     );
     this.markSeen = db.prepare("UPDATE documents SET seen_run = ? WHERE uri = ?");
     this.setFingerprint = db.prepare("UPDATE documents SET fingerprint = @fingerprint, size = @size, mtime_ms = @mtimeMs, seen_run = @run WHERE uri = @uri");
     this.upsert = db.prepare(
-      `INSERT INTO documents (uri, fingerprint, size, mtime_ms, content_hash, config_hash, status, error_code, error, pages, chunks, processed_at, seen_run)
-       VALUES (@uri, @fingerprint, @size, @mtimeMs, @contentHash, @configHash, @status, @errorCode, @error, @pages, @chunks, @processedAt, @run)
+      `INSERT INTO documents (uri, fingerprint, size, mtime_ms, document_id, config_hash, status, error_code, error, pages, chunks, processed_at, seen_run)
+       VALUES (@uri, @fingerprint, @size, @mtimeMs, @documentId, @configHash, @status, @errorCode, @error, @pages, @chunks, @processedAt, @run)
        ON CONFLICT (uri) DO UPDATE SET fingerprint = excluded.fingerprint, size = excluded.size, mtime_ms = excluded.mtime_ms,
-         content_hash = excluded.content_hash, config_hash = excluded.config_hash, status = excluded.status, error_code = excluded.error_code,
+         document_id = excluded.document_id, config_hash = excluded.config_hash, status = excluded.status, error_code = excluded.error_code,
          error = excluded.error, pages = excluded.pages, chunks = excluded.chunks, processed_at = excluded.processed_at, seen_run = excluded.seen_run`,
     );
     this.deliver = db.prepare("INSERT OR IGNORE INTO deliveries (uri, sink) VALUES (?, ?)");
@@ -172,10 +174,10 @@ export class RunState {
     for (const change of this.pending.get(uri) ?? []) {
       if (change.kind === "fingerprint" && known) known = { ...known, fingerprint: change.fingerprint };
       else if (change.kind === "outcome") {
-        const { fingerprint, contentHash, configHash, errorCode } = change.outcome;
+        const { fingerprint, documentId, configHash, errorCode } = change.outcome;
         const sinks = new Set(change.replaceSinks ? [] : known?.sinks);
         for (const s of change.sinks) sinks.add(s);
-        known = { fingerprint, contentHash, configHash, errorCode, sinks };
+        known = { fingerprint, documentId, configHash, errorCode, sinks };
       } else if (change.kind === "removed" && known) {
         const sinks = new Set(known.sinks);
         for (const s of change.sinks) sinks.delete(s);
@@ -246,17 +248,17 @@ export class RunState {
   }
 
   /** Documents this run's listing did not meet (call after committing the listing). */
-  gone(): { uri: string; contentHash: string | null; sinks: Set<string> }[] {
+  gone(): { uri: string; documentId: string | null; sinks: Set<string> }[] {
     const rows = this.db
-      .prepare("SELECT uri, content_hash AS contentHash, (SELECT json_group_array(sink) FROM deliveries d WHERE d.uri = documents.uri) AS sinks FROM documents WHERE seen_run < ? ORDER BY uri")
-      .all(this.runId) as { uri: string; contentHash: string | null; sinks: string }[];
-    return rows.map((row) => ({ uri: row.uri, contentHash: row.contentHash, sinks: new Set(JSON.parse(row.sinks) as string[]) }));
+      .prepare("SELECT uri, document_id AS documentId, (SELECT json_group_array(sink) FROM deliveries d WHERE d.uri = documents.uri) AS sinks FROM documents WHERE seen_run < ? ORDER BY uri")
+      .all(this.runId) as { uri: string; documentId: string | null; sinks: string }[];
+    return rows.map((row) => ({ uri: row.uri, documentId: row.documentId, sinks: new Set(JSON.parse(row.sinks) as string[]) }));
   }
 
   /** Every document whose last outcome is a failure, in uri order. */
   failures(): FailedDocument[] {
     return this.db
-      .prepare("SELECT uri, error_code AS code, error AS message, content_hash, processed_at FROM documents WHERE status = 'failed' ORDER BY uri")
+      .prepare("SELECT uri, error_code AS code, error AS message, document_id, processed_at FROM documents WHERE status = 'failed' ORDER BY uri")
       .all() as FailedDocument[];
   }
 
@@ -267,4 +269,19 @@ export class RunState {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/** Creates the tables of a new state, or brings an older one to this version (in one transaction). */
+function migrate(db: Database): void {
+  db.transaction(() => {
+    db.exec("CREATE TABLE IF NOT EXISTS state_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;");
+    const stored = (db.prepare("SELECT value FROM state_meta WHERE key = 'schema_version'").get() as { value: string } | undefined)?.value;
+    const version = stored === undefined ? undefined : Number(stored);
+    if (version !== undefined && version > STATE_SCHEMA_VERSION) {
+      throw new Error(`the run state has schema version ${version}, newer than this pagestream's ${STATE_SCHEMA_VERSION}: run a newer pagestream, or delete it (every document is then processed again)`);
+    }
+    if (version !== undefined) for (let v = version; v < STATE_SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v - 1]!);
+    db.exec(TABLES);
+    db.prepare("INSERT OR REPLACE INTO state_meta (key, value) VALUES ('schema_version', ?)").run(String(STATE_SCHEMA_VERSION));
+  })();
 }

@@ -16,15 +16,13 @@ import { DocumentError } from "../core/document-error.js";
 import { WORKER_ENTRY } from "../package-files.js";
 import { failedResult } from "./process-document.js";
 import { canWatchMemory, residentBytes } from "./process-memory.js";
-import type { DocumentResult, LoadedDocument } from "../core/records.js";
-import type { FromWorker, StageConfig, ToWorker } from "./worker-protocol.js";
+import type { DocumentJob, DocumentProcessor, JobOutcome } from "./processor.js";
+import type { FromWorker, ToWorker, WorkerSetup } from "./worker-protocol.js";
 
 export interface PoolOptions {
   workers: number;
-  /** Folder module-path stages resolve against. */
-  baseDir: string;
-  stages: StageConfig[];
-  maxPages: number;
+  /** What every worker builds and applies (source, stages, limits, what the sinks read). */
+  setup: WorkerSetup;
   timeoutSeconds: number;
   maxWorkerMemoryMb: number;
   /** Where stages' warnings and the pool's own notes go. */
@@ -38,9 +36,9 @@ const STDERR_TAIL = 2048;
 
 interface Job {
   id: number;
-  input: LoadedDocument;
+  job: DocumentJob;
   /** undefined: the run stopped and abandoned the document. */
-  settle(result: DocumentResult | undefined): void;
+  settle(outcome: JobOutcome | undefined): void;
   timer?: NodeJS.Timeout;
 }
 
@@ -53,7 +51,7 @@ interface Slot {
   stderr: string;
 }
 
-export class WorkerPool {
+export class WorkerPool implements DocumentProcessor {
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
   private nextJob = 1;
@@ -63,6 +61,10 @@ export class WorkerPool {
   peakWorkerBytes = 0;
   /** Workers started in all (the first ones and every replacement). */
   started = 0;
+
+  get capacity(): number {
+    return this.options.workers;
+  }
 
   private constructor(private readonly options: PoolOptions) {
     this.poller = setInterval(() => this.watchMemory(), MEMORY_POLL_MS).unref();
@@ -91,12 +93,12 @@ export class WorkerPool {
     return this.starting;
   }
 
-  /** Runs one document in a worker. Resolves with its result, or undefined when the pool was stopped first. */
-  async run(input: LoadedDocument): Promise<DocumentResult | undefined> {
+  /** Runs one job in a worker. Resolves with its outcome, or undefined when the pool was stopped first. */
+  async run(job: DocumentJob): Promise<JobOutcome | undefined> {
     await this.ensureStarted();
     if (this.stopping) return undefined;
     return new Promise((settle) => {
-      this.queue.push({ id: this.nextJob++, input, settle });
+      this.queue.push({ id: this.nextJob++, job, settle });
       this.dispatch();
     });
   }
@@ -126,14 +128,7 @@ export class WorkerPool {
       if (!slot.ready || slot.job || this.queue.length === 0) continue;
       const job = this.queue.shift()!;
       slot.job = job;
-      const { item, id, bytes } = job.input;
-      const message: ToWorker = {
-        type: "document",
-        job: job.id,
-        item: { uri: item.uri, size: item.size, mtimeMs: item.mtimeMs, fingerprint: item.fingerprint },
-        documentId: id,
-        bytes,
-      };
+      const message: ToWorker = { type: "job", id: job.id, job: job.job };
       slot.child.send(message, (err) => {
         // The worker died before it got the document: its exit handler reports it.
         if (err && slot.job === job) slot.child.kill("SIGKILL");
@@ -163,11 +158,11 @@ export class WorkerPool {
     }
   }
 
-  private finish(slot: Slot, result: DocumentResult | undefined): void {
+  private finish(slot: Slot, outcome: JobOutcome | undefined): void {
     const job = slot.job!;
     clearTimeout(job.timer);
     slot.job = undefined;
-    job.settle(result);
+    job.settle(outcome);
   }
 
   private spawn(): Promise<void> {
@@ -178,8 +173,7 @@ export class WorkerPool {
       execArgv: [`--max-old-space-size=${this.options.maxWorkerMemoryMb}`],
     });
     const slot: Slot = { child, ready: false, stderr: "" };
-    const { baseDir, stages, maxPages } = this.options;
-    child.send({ type: "init", baseDir, stages, maxPages } satisfies ToWorker);
+    child.send({ type: "init", setup: this.options.setup } satisfies ToWorker);
     this.slots.add(slot);
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (text: string) => (slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL)));
@@ -194,8 +188,8 @@ export class WorkerPool {
           child.kill("SIGKILL");
         } else if (message.type === "warn") {
           this.options.warn(message.message);
-        } else if (slot.job?.id === message.job) {
-          this.finish(slot, message.result);
+        } else if (slot.job?.id === message.id) {
+          this.finish(slot, message.outcome);
           this.dispatch();
         }
       });
@@ -206,11 +200,11 @@ export class WorkerPool {
           if (this.stopping) resolve();
           else reject(new Error(`an extraction worker exited while starting (${signal ?? code}): ${slot.stderr.trim()}`));
         }
-        if (slot.job) this.finish(slot, failedResult(slot.job.input.item.uri, this.exitReason(slot, code, signal), slot.job.input.id));
+        if (slot.job) this.finish(slot, failure(slot.job.job, this.exitReason(slot, code, signal)));
         if (this.stopping || !slot.ready) return;
         this.spawn().catch((err: Error) => {
           this.options.warn(err.message);
-          if (this.slots.size === 0) for (const job of this.queue.splice(0)) job.settle(failedResult(job.input.item.uri, err, job.input.id));
+          if (this.slots.size === 0) for (const job of this.queue.splice(0)) job.settle(failure(job.job, err));
         });
       });
     });
@@ -224,6 +218,11 @@ export class WorkerPool {
     const tail = slot.stderr.trim().split("\n").slice(-3).join(" / ");
     return new DocumentError("stage_failed", `the extraction worker exited unexpectedly (${signal ?? `code ${code}`})${tail ? `: ${tail}` : ""}`);
   }
+}
+
+/** A job that failed outside the stages (its worker was stopped or died): the bytes' hash is not known here. */
+function failure(job: DocumentJob, err: unknown): JobOutcome {
+  return { kind: "processed", documentId: null, result: failedResult(job.item.uri, err) };
 }
 
 function workerEntry(): string {

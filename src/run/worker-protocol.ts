@@ -1,21 +1,33 @@
 /**
  * The messages between the run and its extraction workers (child processes, `serialization:
- * "advanced"`, so typed arrays and nested records cross as structured clones).
+ * "advanced"`, so nested records cross as structured clones). The run sends items, never bytes:
+ * a worker builds the source and the stages again from the pipeline's validated config and
+ * reads each document itself.
  */
-import type { DocumentResult, SourceItem } from "../core/records.js";
+import type { ResultNeeds } from "../core/plugin.js";
+import type { JobLimits } from "./process-document.js";
+import type { DocumentJob, JobOutcome } from "./processor.js";
 
-/** A stage as the worker builds it again: its type (a built-in name or a module path) and validated options. */
-export interface StageConfig {
+/** A component as a worker builds it again: its type (a built-in name or a module path) and validated options. */
+export interface ComponentConfig {
   type: string;
   options: Record<string, unknown>;
 }
 
-export type ToWorker =
-  | { type: "init"; baseDir: string; stages: StageConfig[]; maxPages: number }
-  | { type: "document"; job: number; item: Omit<SourceItem, "read">; documentId: string; bytes: Uint8Array };
+/** What a worker needs to build everything it runs: plain JSON, the same on any machine. */
+export interface WorkerSetup {
+  /** Folder that relative paths (the source's folder, module-path stages) resolve against. */
+  baseDir: string;
+  source: ComponentConfig;
+  stages: ComponentConfig[];
+  limits: JobLimits;
+  needs: ResultNeeds;
+}
+
+export type ToWorker = { type: "init"; setup: WorkerSetup } | { type: "job"; id: number; job: DocumentJob };
 
 export type FromWorker =
   | { type: "ready" }
   | { type: "init_failed"; message: string }
   | { type: "warn"; message: string }
-  | { type: "result"; job: number; result: DocumentResult };
+  | { type: "outcome"; id: number; outcome: JobOutcome };

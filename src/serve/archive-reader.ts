@@ -15,7 +15,8 @@ import { matchesInDocument, searchArchive, type PageMatch, type SearchOptions, t
 
 export interface DocumentRecord {
   row: number;
-  sha256: string;
+  /** The sha256 of the document's bytes. */
+  documentId: string;
   uri: string;
   /** Every uri the archive holds these bytes at, the one above first. */
   uris: string[];
@@ -125,13 +126,13 @@ export class ArchiveReader {
   document(documentId: string): DocumentRecord | undefined {
     if (!DOCUMENT_ID.test(documentId)) return undefined;
     const rows = this.db
-      .prepare("SELECT id, sha256, uri, title, pages, status, ingested_at, warnings FROM documents WHERE sha256 = ? AND status != 'failed' ORDER BY id")
-      .all(documentId) as { id: number; sha256: string; uri: string; title: string | null; pages: number | null; status: string; ingested_at: string; warnings: string }[];
+      .prepare("SELECT id, document_id, uri, title, pages, status, ingested_at, warnings FROM documents WHERE document_id = ? AND status != 'failed' ORDER BY id")
+      .all(documentId) as { id: number; document_id: string; uri: string; title: string | null; pages: number | null; status: string; ingested_at: string; warnings: string }[];
     const first = rows[0];
     if (!first) return undefined;
     return {
       row: first.id,
-      sha256: first.sha256,
+      documentId: first.document_id,
       uri: first.uri,
       uris: rows.map((r) => r.uri),
       title: first.title,
@@ -148,7 +149,7 @@ export class ArchiveReader {
   }
 
   pages(document: DocumentRecord): PageRecordRow[] {
-    const rows = this.db.prepare(`SELECT ${this.pageColumns} FROM pages WHERE document_id = ? ORDER BY number`).all(document.row) as Record<string, unknown>[];
+    const rows = this.db.prepare(`SELECT ${this.pageColumns} FROM pages WHERE document_row = ? ORDER BY number`).all(document.row) as Record<string, unknown>[];
     return rows.map((r) => ({
       number: r.number as number,
       label: r.label as string | null,

@@ -10,70 +10,75 @@ import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { PipelineConfig } from "../pipeline/config.js";
 import { DocumentError } from "../core/document-error.js";
+import type { Source } from "../core/plugin.js";
 import type { SourceItem } from "../core/records.js";
 import { fileItem } from "../sources/folder.js";
 import type { S3SourceOptions } from "../sources/s3/source.js";
 
 export type OriginalBytes = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };
 
-/** How a stored uri is read: the configured source, and where its documents live. */
+/** How a stored uri is read: through the configured source, which knows where its documents live. */
 export interface SourceAccess {
   /** The source's type, for the page ("folder", "s3"). */
   type: string;
   /** The folder source's root; documents inside it are shown relative to it. */
   root?: string;
-  /**
-   * The source item for a stored uri, or a sentence saying why the source does not hold it.
-   * Reading it is `item.read()` today; with the run engine's `Source.read(item)` it becomes
-   * `source.read(item)` here, the one place the server reads a source.
-   */
+  /** The source item for a stored uri, or a sentence saying why the source does not hold it. */
   item(uri: string): Promise<SourceItem | string>;
+  /** The item's bytes, read by the pipeline's own source (`Source.read`), as a run's worker reads them. */
+  read(item: SourceItem): Promise<Uint8Array>;
 }
 
-/** The source access for a pipeline (undefined without one: the archive is shown as text only). */
-export function sourceAccess(config: PipelineConfig | undefined): SourceAccess | undefined {
+/**
+ * The source access for a pipeline (undefined without one: the archive is shown as text only).
+ * The source is built as a worker builds it, only to read (it lists and probes nothing), the
+ * first time an original is asked for.
+ */
+export function sourceAccess(config: PipelineConfig | undefined, warn: (message: string) => void = () => {}): SourceAccess | undefined {
   if (!config) return undefined;
   const { type, options } = config.source;
+  let source: Promise<Source> | undefined;
+  const read = async (item: SourceItem) => {
+    source ??= Promise.resolve(config.source.spec.create(options, { baseDir: config.baseDir, warn, purpose: "read" }));
+    return (await source).read(item);
+  };
   if (type === "folder") {
     const root = resolve(config.baseDir, options.path as string);
     return {
       type,
       root,
+      read,
       async item(uri) {
         const path = resolve(uri);
         if (!isAbsolute(uri) || path !== uri || !path.startsWith(root + sep)) return `it is not in the pipeline's source folder ${root}`;
         const info = await stat(path).catch(() => undefined);
         if (!info?.isFile()) return `the file is no longer at ${path}`;
-        return fileItem(path, info.size, info.mtimeMs);
+        return fileItem(relative(root, path).split(sep).join("/"), uri, info.size, info.mtimeMs);
       },
     };
   }
   if (type === "s3") {
     const s3 = options as S3SourceOptions;
     const prefix = s3.prefix && !s3.prefix.endsWith("/") ? s3.prefix + "/" : (s3.prefix ?? "");
-    let client: Promise<import("@aws-sdk/client-s3").S3Client> | undefined;
+    const base = `s3://${s3.bucket}/`;
     return {
       type,
+      read,
       async item(uri) {
-        const base = `s3://${s3.bucket}/`;
-        if (!uri.startsWith(base + prefix)) return `it is not under the pipeline's source s3://${s3.bucket}/${prefix}`;
-        const key = uri.slice(base.length);
-        client ??= import("../sources/s3/client.js").then(({ bucketClient }) => bucketClient(s3).client);
-        const { readObject } = await import("../sources/s3/object-reading.js");
-        const limits = { maxBytes: s3.max_object_bytes, maxAttempts: s3.max_attempts, timeoutSeconds: s3.timeout_seconds };
-        const c = await client;
-        return { uri, size: 0, mtimeMs: 0, fingerprint: "", read: () => readObject(c, s3.bucket, key, 0, limits) };
+        if (!uri.startsWith(base + prefix)) return `it is not under the pipeline's source ${base}${prefix}`;
+        // The listed size is not kept in the archive: the download is held to the cap by its ContentLength.
+        return { uri, key: uri.slice(base.length), size: 0, mtimeMs: 0, fingerprint: "" };
       },
     };
   }
-  return { type, item: async () => `the ${type} source cannot be read by the server` };
+  return { type, read, item: async () => `the server cannot tell a ${type} source's item from its uri` };
 }
 
 /**
  * The original bytes of an archived document, or why they cannot be shown. `holds` is the
  * archive's check that it has a document at that uri.
  */
-export async function readOriginal(access: SourceAccess | undefined, document: { uri: string; sha256: string }, holds: (uri: string) => boolean, maxBytes: number): Promise<OriginalBytes> {
+export async function readOriginal(access: SourceAccess | undefined, document: { uri: string; documentId: string }, holds: (uri: string) => boolean, maxBytes: number): Promise<OriginalBytes> {
   if (!access) return { ok: false, reason: "there is no pipeline file to say where the originals are (give --pipeline)" };
   if (!holds(document.uri)) return { ok: false, reason: "the archive does not hold this document's file" };
   const item = await access.item(document.uri);
@@ -81,12 +86,12 @@ export async function readOriginal(access: SourceAccess | undefined, document: {
   if (item.size > maxBytes) return { ok: false, reason: `the file is ${item.size} bytes, more than max_file_bytes (${maxBytes})` };
   let bytes: Uint8Array;
   try {
-    bytes = await item.read();
+    bytes = await access.read(item);
   } catch (err) {
     const why = err instanceof DocumentError ? err.message : (err as Error).message;
     return { ok: false, reason: `the file could not be read: ${why}` };
   }
-  if (createHash("sha256").update(bytes).digest("hex") !== document.sha256) {
+  if (createHash("sha256").update(bytes).digest("hex") !== document.documentId) {
     return { ok: false, reason: "the file has changed since it was archived (its bytes are not the archived document's)" };
   }
   return { ok: true, bytes };

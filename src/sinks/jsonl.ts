@@ -43,6 +43,7 @@ export default defineSink({
     { path: "out/pages-with-geometry.jsonl", include_lines: true },
     { records: "chunks", path: "out/chunks.jsonl", prune: true },
   ],
+  needs: (opts) => ({ lines: opts.include_lines }),
   settle(opts, pipeline) {
     const records = opts.records ?? (pipeline.chunks ? "chunks" : "pages");
     const problems = [];
@@ -117,7 +118,7 @@ async function openTogether(paths: string[], checkpoint: JsonlCheckpoint | undef
  * that follow, or removed from the source.
  */
 export function tombstone(uri: string, previous: PreviousDelivery, reason: "replaced" | "removed"): object {
-  return { type: "tombstone", uri, ...(previous.documentId ? { doc_id: previous.documentId } : {}), reason };
+  return { type: "tombstone", uri, ...(previous.documentId ? { document_id: previous.documentId } : {}), reason };
 }
 
 /** The JSONL records of one document, keys in a fixed order. */
@@ -125,7 +126,7 @@ export function jsonlRecords(result: DocumentResult, includeLines: boolean): obj
   const records: object[] = [];
   if (result.status === "failed") {
     const { uri, code, message, documentId } = result.error;
-    records.push({ type: "error", uri, ...(documentId ? { doc_id: documentId } : {}), code, message });
+    records.push({ type: "error", uri, ...(documentId ? { document_id: documentId } : {}), code, message });
   } else {
     for (const page of result.pages) records.push(pageRecord(page, result.document.pageCount, includeLines));
   }
@@ -140,7 +141,7 @@ export function jsonlRecords(result: DocumentResult, includeLines: boolean): obj
 export function chunkLine(chunk: ChunkRecord, title: string | undefined): object {
   return {
     id: chunk.id,
-    doc_id: chunk.documentId,
+    document_id: chunk.documentId,
     chunk_index: chunk.index,
     text: chunk.text,
     metadata: {
@@ -166,12 +167,12 @@ export function documentLine(result: DocumentResult): object {
   const warnings = result.warnings.map(warning);
   if (result.status === "failed") {
     const { uri, code, message, documentId } = result.error;
-    return { type: "document", ...(documentId ? { doc_id: documentId } : {}), uri, status: "failed", code, message, warnings };
+    return { type: "document", ...(documentId ? { document_id: documentId } : {}), uri, status: "failed", code, message, warnings };
   }
   const { document, pages, chunks } = result;
   return {
     type: "document",
-    doc_id: document.id,
+    document_id: document.documentId,
     uri: document.uri,
     status: documentStatus(document),
     ...(document.title ? { title: document.title } : {}),
@@ -193,7 +194,7 @@ function pageRecord(page: PageRecord, pageCount: number, includeLines: boolean):
   const label = pageLabel(page);
   return {
     type: "page",
-    doc_id: page.documentId,
+    document_id: page.documentId,
     uri: page.uri,
     page: page.number,
     page_count: pageCount,

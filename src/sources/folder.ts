@@ -1,5 +1,5 @@
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
-import { join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DocumentError } from "../core/document-error.js";
@@ -35,6 +35,7 @@ export default defineSource({
     const walkOptions = { filter: pathFilter(opts), followSymlinks: opts.follow_symlinks, stableMs: opts.stable_seconds * 1000 };
     return {
       list: () => walk(root, walkOptions),
+      read: async (item) => readSettled(itemPath(root, item), walkOptions.stableMs),
       async count(signal) {
         let items = 0;
         let bytes = 0;
@@ -103,7 +104,7 @@ async function* walkFolder(root: string, dir: string, state: WalkState, options:
     } else if (isFile && options.filter.includes(rel)) {
       const info = await stat(path).catch(() => undefined);
       if (!info) continue; // removed while listing
-      yield fileItem(path, info.size, info.mtimeMs, options.stableMs);
+      yield fileItem(rel, path, info.size, info.mtimeMs);
     }
   }
 }
@@ -112,14 +113,22 @@ function isInside(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder + sep);
 }
 
-export function fileItem(path: string, size: number, mtimeMs: number, stableMs = 0): SourceItem {
-  return {
-    uri: path,
-    size,
-    mtimeMs,
-    fingerprint: `size:${size} mtime:${Math.round(mtimeMs)}`,
-    read: () => readSettled(path, stableMs),
-  };
+/**
+ * A listed file as data: `path` is where it is under the source's folder (with "/"), which is
+ * what a worker reads from its own copy of the source, wherever that folder is mounted there.
+ */
+export function fileItem(path: string, uri: string, size: number, mtimeMs: number): SourceItem {
+  return { uri, path, size, mtimeMs, fingerprint: `size:${size} mtime:${Math.round(mtimeMs)}` };
+}
+
+/** Where an item of this source is on this machine; an item that is not under the folder is refused. */
+function itemPath(root: string, item: SourceItem): string {
+  const rel = typeof item.path === "string" ? item.path : undefined;
+  const path = rel === undefined ? undefined : resolve(root, ...rel.split("/"));
+  if (rel === undefined || rel === "" || isAbsolute(rel) || !path || !isInside(path, root) || path === root) {
+    throw new DocumentError("read_failed", `not an item of this folder source (${root}): ${JSON.stringify(item.path ?? item.uri)}`);
+  }
+  return path;
 }
 
 /** Attempts at a whole read before a file that keeps changing is reported. */
@@ -185,7 +194,7 @@ function watchFolder(root: string, options: WalkOptions, signal: AbortSignal): A
     });
     const upsert = (path: string, info?: { size: number; mtimeMs: number }) => {
       if (!options.filter.takesPath(rel(path))) return;
-      if (info) push({ type: "upsert", item: fileItem(path, info.size, info.mtimeMs, options.stableMs) });
+      if (info) push({ type: "upsert", item: fileItem(rel(path), path, info.size, info.mtimeMs) });
     };
     w.on("add", upsert);
     w.on("change", upsert);

@@ -1,10 +1,8 @@
-import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { DEFAULT_STAGES } from "../../src/pipeline/default-pipeline.js";
 import type { DocumentResult } from "../../src/core/records.js";
-import { processDocument } from "../../src/run/process-document.js";
+import { processFile } from "../../src/run/process-document.js";
 import { loadSpec } from "../../src/pipeline/registry.js";
-import { fileItem } from "../../src/sources/folder.js";
 
 /**
  * Runs one file through the extract stage with the given options, alone or followed by the
@@ -18,8 +16,7 @@ export async function extractFile(path: string, options: Record<string, unknown>
     const spec = await loadSpec("stage", type, process.cwd());
     built.push(await spec.create(spec.options.parse(type === "extract" ? options : {}), context));
   }
-  const info = await stat(path);
-  return processDocument(fileItem(resolve(path), info.size, info.mtimeMs), built);
+  return processFile(resolve(path), built);
 }
 
 /** The pages of a result that must have succeeded. */

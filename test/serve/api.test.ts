@@ -305,9 +305,9 @@ describe("pagestream serve: OCR pages", () => {
     const db = new Database(join(ocrDir, "out/archive.sqlite"));
     const ocr = { engine: "tesseract", version: "5.3.0", languages: ["eng"], dpi: 300, meanConfidence: 87.4, lowConfidenceWords: 3 };
     db.exec("ALTER TABLE pages ADD COLUMN ocr TEXT");
-    const doc = db.prepare("SELECT id, sha256 FROM documents WHERE uri LIKE '%meeting-minutes.pdf'").get() as { id: number; sha256: string };
-    db.prepare(`UPDATE pages SET flags = '["ocr","scan"]', ocr = ? WHERE document_id = ? AND number = 1`).run(JSON.stringify(ocr), doc.id);
-    db.prepare(`UPDATE chunks SET flags = '["ocr","scan"]' WHERE document_id = ? AND page_start = 1`).run(doc.id);
+    const doc = db.prepare("SELECT id, document_id FROM documents WHERE uri LIKE '%meeting-minutes.pdf'").get() as { id: number; document_id: string };
+    db.prepare(`UPDATE pages SET flags = '["ocr","scan"]', ocr = ? WHERE document_row = ? AND number = 1`).run(JSON.stringify(ocr), doc.id);
+    db.prepare(`UPDATE chunks SET flags = '["ocr","scan"]' WHERE document_row = ? AND page_start = 1`).run(doc.id);
     db.close();
     const s = await serve(ocrDir);
     try {
@@ -315,7 +315,7 @@ describe("pagestream serve: OCR pages", () => {
       expect(only.hits.length).toBeGreaterThan(0);
       expect(only.hits.every((h) => h.name === "meeting-minutes.pdf" && h.flags.includes("ocr"))).toBe(true);
       expect(((await (await fetch(new URL("/api/search?q=committee&only=ocr,scan", s.url))).json()) as SearchResponse).hits.length).toBe(only.hits.length);
-      const pages = ((await (await fetch(new URL(`/api/documents/${doc.sha256}`, s.url))).json()) as DocumentResponse).pages;
+      const pages = ((await (await fetch(new URL(`/api/documents/${doc.document_id}`, s.url))).json()) as DocumentResponse).pages;
       expect([pages[0]!.ocr, pages[0]!.flags]).toEqual([ocr, ["ocr", "scan"]]);
       expect(pages[1]!.ocr).toBeNull();
       expect(((await (await fetch(new URL("/api/archive", s.url))).json()) as ArchiveInfo).flags).toEqual(["ocr", "scan"]);

@@ -15,7 +15,7 @@ import s3 from "../../src/sources/s3/source.js";
 import { S3RVER_ENV, startS3Server, type S3Server } from "../helpers/s3-server.js";
 
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-const pipeline = (type: string, options: Record<string, unknown>) => ({ baseDir: "/", source: { type, options } }) as unknown as PipelineConfig;
+const pipeline = (spec: typeof folder | typeof s3, options: Record<string, unknown>) => ({ baseDir: "/", source: { type: spec.type, spec, options } }) as unknown as PipelineConfig;
 const holdsAll = () => true;
 const MAX = 1 << 30;
 
@@ -28,10 +28,10 @@ describe("originals from a folder source", () => {
     await writeFile(join(dir, "a.pdf"), bytes);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
-  const access = () => sourceAccess(pipeline("folder", folder.options.parse({ path: dir })));
+  const access = () => sourceAccess(pipeline(folder, folder.options.parse({ path: dir })));
 
   it("reads a file the archive holds inside the source folder", async () => {
-    const original = await readOriginal(access(), { uri: join(dir, "a.pdf"), sha256: sha(bytes) }, holdsAll, MAX);
+    const original = await readOriginal(access(), { uri: join(dir, "a.pdf"), documentId: sha(bytes) }, holdsAll, MAX);
     expect(original.ok && Buffer.from(original.bytes).equals(bytes)).toBe(true);
   });
 
@@ -43,14 +43,14 @@ describe("originals from a folder source", () => {
     ["a file whose bytes changed", "a.pdf", holdsAll, "the file has changed since it was archived"],
   ])("refuses %s, saying why", async (_what, name, holds, reason) => {
     const uri = name.startsWith("/") ? name : `${dir}/${name}`;
-    const original = await readOriginal(access(), { uri, sha256: name === "a.pdf" && reason.includes("changed") ? "0".repeat(64) : sha(bytes) }, holds, MAX);
+    const original = await readOriginal(access(), { uri, documentId: name === "a.pdf" && reason.includes("changed") ? "0".repeat(64) : sha(bytes) }, holds, MAX);
     expect(original.ok).toBe(false);
     expect(!original.ok && original.reason).toContain(reason);
   });
 
   it("says so without a pipeline, and over the byte limit", async () => {
-    expect(await readOriginal(undefined, { uri: join(dir, "a.pdf"), sha256: sha(bytes) }, holdsAll, MAX)).toEqual({ ok: false, reason: "there is no pipeline file to say where the originals are (give --pipeline)" });
-    expect(await readOriginal(access(), { uri: join(dir, "a.pdf"), sha256: sha(bytes) }, holdsAll, 10)).toMatchObject({ ok: false, reason: expect.stringMatching(/more than max_file_bytes \(10\)$/) });
+    expect(await readOriginal(undefined, { uri: join(dir, "a.pdf"), documentId: sha(bytes) }, holdsAll, MAX)).toEqual({ ok: false, reason: "there is no pipeline file to say where the originals are (give --pipeline)" });
+    expect(await readOriginal(access(), { uri: join(dir, "a.pdf"), documentId: sha(bytes) }, holdsAll, 10)).toMatchObject({ ok: false, reason: expect.stringMatching(/more than max_file_bytes \(10\)$/) });
   });
 });
 
@@ -68,17 +68,17 @@ describe("originals from an S3 source", () => {
     process.env = { ...saved };
     await server.stop();
   });
-  const access = () => sourceAccess(pipeline("s3", s3.options.parse({ bucket: "archive", prefix: "reports", endpoint: server.endpoint })));
+  const access = () => sourceAccess(pipeline(s3, s3.options.parse({ bucket: "archive", prefix: "reports", endpoint: server.endpoint })));
 
   it("downloads the object the archive holds under the source's prefix", async () => {
-    const original = await readOriginal(access(), { uri: "s3://archive/reports/2026/a.pdf", sha256: sha(bytes) }, holdsAll, MAX);
+    const original = await readOriginal(access(), { uri: "s3://archive/reports/2026/a.pdf", documentId: sha(bytes) }, holdsAll, MAX);
     expect(original.ok && Buffer.from(original.bytes).equals(bytes)).toBe(true);
   });
 
   it("refuses another bucket or prefix, and says when the object is gone", async () => {
-    expect(await readOriginal(access(), { uri: "s3://other/reports/a.pdf", sha256: sha(bytes) }, holdsAll, MAX)).toEqual({ ok: false, reason: "it is not under the pipeline's source s3://archive/reports/" });
-    expect(await readOriginal(access(), { uri: "s3://archive/private/a.pdf", sha256: sha(bytes) }, holdsAll, MAX)).toMatchObject({ ok: false });
-    const gone = await readOriginal(access(), { uri: "s3://archive/reports/2026/gone.pdf", sha256: sha(bytes) }, holdsAll, MAX);
+    expect(await readOriginal(access(), { uri: "s3://other/reports/a.pdf", documentId: sha(bytes) }, holdsAll, MAX)).toEqual({ ok: false, reason: "it is not under the pipeline's source s3://archive/reports/" });
+    expect(await readOriginal(access(), { uri: "s3://archive/private/a.pdf", documentId: sha(bytes) }, holdsAll, MAX)).toMatchObject({ ok: false });
+    const gone = await readOriginal(access(), { uri: "s3://archive/reports/2026/gone.pdf", documentId: sha(bytes) }, holdsAll, MAX);
     expect(gone.ok).toBe(false);
     expect(!gone.ok && gone.reason).toMatch(/^the file could not be read: /);
   });

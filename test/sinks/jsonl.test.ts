@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DocumentResult, PageRecord } from "../../src/core/records.js";
-import { emptySummary } from "../../src/run/runner.js";
+import { emptySummary } from "../../src/run/delivery.js";
 import jsonl from "../../src/sinks/jsonl.js";
 import { chunkId } from "../../src/stages/chunk/chunk-id.js";
 import { DOC_ID, heading, page as fixturePage, result, text, URI } from "../stages/chunk-fixtures.js";
@@ -36,7 +36,7 @@ const page = (n: number): PageRecord => ({
 const ok: DocumentResult = {
   status: "ok",
   uri: "/in/a.pdf",
-  document: { id: "abc", uri: "/in/a.pdf", size: 10, pageCount: 2, tagged: false },
+  document: { documentId: "abc", uri: "/in/a.pdf", size: 10, pageCount: 2, tagged: false },
   pages: [page(1), page(2)],
   chunks: [],
   warnings: [{ code: "page_unreadable", message: "page 3 could not be read", pages: [3] }],
@@ -57,8 +57,8 @@ describe("jsonl sink", () => {
     const lines = (await readFile(join(dir, "out/pages.jsonl"), "utf8")).split("\n");
     expect(lines.pop()).toBe("");
     expect(lines).toEqual([
-      '{"type":"page","doc_id":"abc","uri":"/in/a.pdf","page":1,"page_count":2,"text":"Hello","empty":false,"mode":"reflow","order_source":"geometry","order_reason":"no structure tree","untagged_glyphs":0,"columns":1,"flags":[],"width":612,"height":792,"rotation":0}',
-      '{"type":"page","doc_id":"abc","uri":"/in/a.pdf","page":2,"page_count":2,"text":"Hello","empty":false,"mode":"reflow","order_source":"geometry","order_reason":"no structure tree","untagged_glyphs":0,"columns":"uncertain","flags":["columns_uncertain"],"page_label":"2","furniture":{"header":["Annual Report"],"footer":["Page 2 of 2"]},"continues":true,"width":612,"height":792,"rotation":0}',
+      '{"type":"page","document_id":"abc","uri":"/in/a.pdf","page":1,"page_count":2,"text":"Hello","empty":false,"mode":"reflow","order_source":"geometry","order_reason":"no structure tree","untagged_glyphs":0,"columns":1,"flags":[],"width":612,"height":792,"rotation":0}',
+      '{"type":"page","document_id":"abc","uri":"/in/a.pdf","page":2,"page_count":2,"text":"Hello","empty":false,"mode":"reflow","order_source":"geometry","order_reason":"no structure tree","untagged_glyphs":0,"columns":"uncertain","flags":["columns_uncertain"],"page_label":"2","furniture":{"header":["Annual Report"],"footer":["Page 2 of 2"]},"continues":true,"width":612,"height":792,"rotation":0}',
       '{"type":"warning","uri":"/in/a.pdf","code":"page_unreadable","message":"page 3 could not be read","pages":[3]}',
       '{"type":"error","uri":"/in/b.pdf","code":"not_pdf","message":"not a PDF"}',
     ]);
@@ -122,9 +122,9 @@ describe("jsonl sink", () => {
     await s.checkpoint();
     await s.close(summary);
     expect((await readFile(join(dir, "out/pages.jsonl"), "utf8")).trimEnd().split("\n")).toEqual([
-      '{"type":"tombstone","uri":"/in/b.pdf","doc_id":"old","reason":"replaced"}',
+      '{"type":"tombstone","uri":"/in/b.pdf","document_id":"old","reason":"replaced"}',
       '{"type":"error","uri":"/in/b.pdf","code":"not_pdf","message":"not a PDF"}',
-      '{"type":"tombstone","uri":"/in/a.pdf","doc_id":"abc","reason":"removed"}',
+      '{"type":"tombstone","uri":"/in/a.pdf","document_id":"abc","reason":"removed"}',
     ]);
     expect((await sink()).remove).toBeUndefined();
   });
@@ -141,16 +141,16 @@ describe("jsonl sink, chunk records", () => {
   }
   const lines = async (file: string) => (await readFile(join(dir, file), "utf8")).trimEnd().split("\n");
 
-  it("writes one chunk per line — id, doc_id, chunk_index, text, flat metadata — and the document records beside it", async () => {
+  it("writes one chunk per line — id, document_id, chunk_index, text, flat metadata — and the document records beside it", async () => {
     const s = await chunkSink();
     await s.write(await result(pages(), { title: "Berth Notice", limits: { maxTokens: 20 } }));
     await s.write(failed);
     await s.close(summary);
     const chunks = (await lines("out/chunks.jsonl")).map((l) => JSON.parse(l));
-    expect(chunks.map((c) => Object.keys(c))).toEqual(chunks.map(() => ["id", "doc_id", "chunk_index", "text", "metadata"]));
+    expect(chunks.map((c) => Object.keys(c))).toEqual(chunks.map(() => ["id", "document_id", "chunk_index", "text", "metadata"]));
     expect(chunks[0]).toEqual({
       id: chunkId(DOC_ID, 0),
-      doc_id: DOC_ID,
+      document_id: DOC_ID,
       chunk_index: 0,
       text: `Berth Notice\n\n${S}`,
       metadata: {
@@ -180,7 +180,7 @@ describe("jsonl sink, chunk records", () => {
     expect((await lines("out/chunks.documents.jsonl")).map((l) => JSON.parse(l))).toEqual([
       {
         type: "document",
-        doc_id: DOC_ID,
+        document_id: DOC_ID,
         uri: URI,
         status: "ok",
         title: "Berth Notice",
@@ -260,7 +260,7 @@ describe("document records of a scanned document", () => {
     const scanned: DocumentResult = {
       ...ok,
       status: "ok",
-      document: { id: "abc", uri: "/in/a.pdf", size: 10, pageCount: 2, tagged: false, scan: true, scanPages: [1, 2] },
+      document: { documentId: "abc", uri: "/in/a.pdf", size: 10, pageCount: 2, tagged: false, scan: true, scanPages: [1, 2] },
       pages: [
         { ...page(1), text: "", empty: true, scan: true, scanReason: "image_only" },
         { ...page(2), text: "", empty: true, scan: true, scanReason: "image_only" },

@@ -1,11 +1,11 @@
 /** The sqlite sink against real SQLite (better-sqlite3, temporary files). */
 import Database from "better-sqlite3";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DocumentResult } from "../../src/core/records.js";
-import { emptySummary } from "../../src/run/runner.js";
+import { emptySummary } from "../../src/run/delivery.js";
 import { ARCHIVE_SCHEMA_VERSION } from "../../src/sinks/sqlite/document-rows.js";
 import sqlite from "../../src/sinks/sqlite/sink.js";
 import { heading, page, result, table, text } from "../stages/chunk-fixtures.js";
@@ -51,7 +51,7 @@ function open() {
 function dump(db: Database.Database) {
   return {
     documents: db.prepare("SELECT * FROM documents ORDER BY id").all(),
-    pages: db.prepare("SELECT * FROM pages ORDER BY document_id, number").all(),
+    pages: db.prepare("SELECT * FROM pages ORDER BY document_row, number").all(),
     chunks: db.prepare("SELECT * FROM chunks ORDER BY seq").all(),
   };
 }
@@ -78,17 +78,17 @@ describe("sqlite sink", () => {
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     const { documents, pages, chunks } = dump(db);
     expect(documents).toMatchObject([
-      { id: 1, uri: "/in/notice.pdf", sha256: "notice".padEnd(64, "0"), title: "Berth Notice", pages: 2, status: "ok", error_code: null, error: null, warnings: "[]", chunk_count: notice.status === "ok" ? notice.chunks.length : -1 },
-      { id: 2, uri: "/in/broken.pdf", sha256: "f".repeat(64), title: null, pages: null, status: "failed", error_code: "damaged", error: "the parser gave up", warnings: '[{"code":"page_unreadable","message":"page 3 could not be read","pages":[3]}]', chunk_count: 0 },
+      { id: 1, uri: "/in/notice.pdf", document_id: "notice".padEnd(64, "0"), title: "Berth Notice", pages: 2, status: "ok", error_code: null, error: null, warnings: "[]", chunk_count: notice.status === "ok" ? notice.chunks.length : -1 },
+      { id: 2, uri: "/in/broken.pdf", document_id: "f".repeat(64), title: null, pages: null, status: "failed", error_code: "damaged", error: "the parser gave up", warnings: '[{"code":"page_unreadable","message":"page 3 could not be read","pages":[3]}]', chunk_count: 0 },
     ]);
-    for (const d of documents as { ingested_at: string; config_hash: string; content_hash: string }[]) {
+    for (const d of documents as { ingested_at: string; config_hash: string; rows_hash: string }[]) {
       expect(d.ingested_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(d.config_hash).toMatch(/^[0-9a-f]{64}$/);
-      expect(d.content_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(d.rows_hash).toMatch(/^[0-9a-f]{64}$/);
     }
     expect(pages).toEqual([
-      { document_id: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", flags: "[]", furniture: null, facts: FACTS },
-      { document_id: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", flags: "[]", furniture: null, facts: FACTS },
+      { document_row: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", flags: "[]", furniture: null, facts: FACTS },
+      { document_row: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", flags: "[]", furniture: null, facts: FACTS },
     ]);
     if (notice.status !== "ok") throw new Error("fixture");
     expect((chunks as { id: string; chunk_index: number; text: string; title: string }[]).map((c) => [c.id, c.chunk_index, c.text, c.title])).toEqual(
@@ -112,7 +112,7 @@ describe("sqlite sink", () => {
   it("replaces every row of a document that changed, in its full-text index too, and keeps the others", async () => {
     await run([await doc("notice", [[text(S0)], [text(S1)]]), await doc("minutes", [[text(S1)]])]);
     const db0 = open();
-    const minutesBefore = db0.prepare("SELECT * FROM chunks WHERE document_id = 2").all();
+    const minutesBefore = db0.prepare("SELECT * FROM chunks WHERE document_row = 2").all();
     db0.close();
     await run([await doc("notice", [[text("The berth opens again in June after the repairs.")]]), await doc("minutes", [[text(S1)]])]);
     const db = open();
@@ -120,8 +120,8 @@ describe("sqlite sink", () => {
       { id: 1, uri: "/in/notice.pdf", pages: 1 },
       { id: 2, uri: "/in/minutes.pdf", pages: 1 },
     ]);
-    expect(db.prepare("SELECT text FROM pages WHERE document_id = 1").all()).toEqual([{ text: "The berth opens again in June after the repairs." }]);
-    expect(db.prepare("SELECT * FROM chunks WHERE document_id = 2").all()).toEqual(minutesBefore);
+    expect(db.prepare("SELECT text FROM pages WHERE document_row = 1").all()).toEqual([{ text: "The berth opens again in June after the repairs." }]);
+    expect(db.prepare("SELECT * FROM chunks WHERE document_row = 2").all()).toEqual(minutesBefore);
     expect(match(db, "closes")).toEqual([]); // the old text is gone from the index
     expect(match(db, "june")).toHaveLength(1);
     expect(integrity()).toBe(true);
@@ -151,7 +151,7 @@ describe("sqlite sink", () => {
     await prunes.close(summary);
     const db = open();
     expect(db.prepare("SELECT uri FROM documents").all()).toEqual([{ uri: "/in/notice.pdf" }]);
-    expect(db.prepare("SELECT DISTINCT document_id FROM chunks").all()).toEqual([{ document_id: 1 }]);
+    expect(db.prepare("SELECT DISTINCT document_row FROM chunks").all()).toEqual([{ document_row: 1 }]);
     expect(match(db, "fishing")).toEqual([]);
     expect(integrity()).toBe(true);
     db.close();
@@ -248,23 +248,97 @@ describe("sqlite sink", () => {
     db.close();
   });
 
-  it("upgrades an archive of schema version 1 in place: pages get a facts column, null until written again", async () => {
+  it("brings a version 2 archive forward: pages get a facts column, null until written again", async () => {
     await run([await doc("notice", [[text(S0)]])]);
     const db = new Database(join(dir, "out/archive.sqlite"));
-    db.exec("ALTER TABLE pages DROP COLUMN facts; UPDATE archive_meta SET value = '1' WHERE key = 'schema_version'");
+    db.exec("ALTER TABLE pages DROP COLUMN facts; UPDATE archive_meta SET value = '2' WHERE key = 'schema_version'");
     db.close();
-    expect(await run([])).toEqual(["out/archive.sqlite: upgraded the tables from schema version 1 to 2 (pages written before have no facts until their document is written again)"]);
+    expect(await run([])).toEqual(["out/archive.sqlite: rebuilt the schema (version 2 → 3)"]);
     const upgraded = open();
-    expect(upgraded.prepare("SELECT value FROM archive_meta WHERE key = 'schema_version'").get()).toEqual({ value: "2" });
+    expect(upgraded.prepare("SELECT value FROM archive_meta WHERE key = 'schema_version'").get()).toEqual({ value: "3" });
     expect(upgraded.prepare("SELECT facts FROM pages").all()).toEqual([{ facts: null }]);
     upgraded.close();
   });
 
-  it("refuses an archive written with another schema version instead of writing into it", async () => {
+  it("refuses an archive written by a newer pagestream instead of writing into it", async () => {
     await run([]);
     const db = new Database(join(dir, "out/archive.sqlite"));
     db.prepare("UPDATE archive_meta SET value = '99' WHERE key = 'schema_version'").run();
     db.close();
-    await expect(run([])).rejects.toThrow(`the archive has schema version 99, and this pagestream writes version ${ARCHIVE_SCHEMA_VERSION}: write to a new file`);
+    await expect(run([])).rejects.toThrow(`the archive has schema version 99, newer than this pagestream's ${ARCHIVE_SCHEMA_VERSION}: run a newer pagestream, or write to a new file`);
+  });
+
+  it("brings a version 1 archive forward: sha256 becomes document_id, its rows kept and searchable", async () => {
+    await mkdir(join(dir, "out"), { recursive: true });
+    const db = new Database(join(dir, "out/archive.sqlite"));
+    db.exec(V1_TABLES);
+    db.prepare("INSERT INTO archive_meta (key, value) VALUES ('schema_version', '1'), ('archive_id', 'a1')").run();
+    db.prepare("INSERT INTO documents (id, uri, sha256, title, pages, status, warnings, chunk_count, ingested_at, config_hash, content_hash) VALUES (1, '/in/old.pdf', ?, 'Old', 1, 'ok', '[]', 1, 't', 'c', 'h')").run("e".repeat(64));
+    db.prepare("INSERT INTO pages (document_id, number, text, mode, flags) VALUES (1, 1, 'The old quay.', 'reflow', '[]')").run();
+    db.prepare("INSERT INTO chunks (id, document_id, chunk_index, text, title, page_start, page_end, page_labels, char_start, char_end, prefix_chars, token_count, headings, flags) VALUES ('c1', 1, 0, 'The old quay.', 'Old', 1, 1, '[]', 0, 13, 0, 4, '[]', '[]')").run();
+    db.close();
+    const warnings: string[] = [];
+    await run([], {}, warnings);
+    expect(warnings).toContain("out/archive.sqlite: rebuilt the schema (version 1 → 3)");
+    const after = new Database(join(dir, "out/archive.sqlite"), { readonly: true });
+    expect(after.prepare("SELECT document_id, rows_hash FROM documents").all()).toEqual([{ document_id: "e".repeat(64), rows_hash: "h" }]);
+    expect(after.prepare("SELECT document_row, text FROM pages").all()).toEqual([{ document_row: 1, text: "The old quay." }]);
+    expect(after.prepare("SELECT c.id FROM chunks_fts JOIN chunks c ON c.seq = chunks_fts.rowid WHERE chunks_fts MATCH 'quay'").all()).toEqual([{ id: "c1" }]);
+    after.close();
   });
 });
+
+/** The tables of a version 1 archive, as pagestream wrote them before documentId had one name. */
+const V1_TABLES = `
+CREATE TABLE IF NOT EXISTS archive_meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS documents (
+  id INTEGER PRIMARY KEY,
+  uri TEXT NOT NULL UNIQUE,
+  sha256 TEXT,
+  title TEXT,
+  pages INTEGER,
+  status TEXT NOT NULL CHECK (status IN ('ok', 'scan', 'failed')),
+  error_code TEXT,
+  error TEXT,
+  warnings TEXT NOT NULL,
+  chunk_count INTEGER NOT NULL,
+  ingested_at TEXT NOT NULL,
+  config_hash TEXT NOT NULL,
+  content_hash TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS documents_sha256 ON documents (sha256);
+CREATE TABLE IF NOT EXISTS pages (
+  document_id INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  label TEXT,
+  text TEXT NOT NULL,
+  char_start INTEGER,
+  char_end INTEGER,
+  mode TEXT NOT NULL,
+  flags TEXT NOT NULL,
+  furniture TEXT,
+  PRIMARY KEY (document_id, number)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chunks (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL,
+  document_id INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+  chunk_index INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  title TEXT NOT NULL,
+  page_start INTEGER NOT NULL,
+  page_end INTEGER NOT NULL,
+  page_labels TEXT NOT NULL,
+  char_start INTEGER NOT NULL,
+  char_end INTEGER NOT NULL,
+  prefix_chars INTEGER NOT NULL,
+  token_count INTEGER NOT NULL,
+  headings TEXT NOT NULL,
+  flags TEXT NOT NULL,
+  UNIQUE (document_id, chunk_index)
+) STRICT;
+CREATE INDEX IF NOT EXISTS chunks_id ON chunks (id);
+`;

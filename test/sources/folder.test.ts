@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SourceItem } from "../../src/core/records.js";
-import { processDocument } from "../../src/run/process-document.js";
+import { ALL_NEEDS, processJob } from "../../src/run/process-document.js";
 import folder from "../../src/sources/folder.js";
 
 let root: string;
@@ -13,7 +13,7 @@ beforeEach(async () => {
 afterEach(() => rm(root, { recursive: true, force: true }));
 
 async function list(options: Record<string, unknown>): Promise<string[]> {
-  const source = await folder.create(folder.options.parse({ path: root, ...options }), { baseDir: root, warn: () => {} });
+  const source = await folder.create(folder.options.parse({ path: root, ...options }), { baseDir: root, warn: () => {}, purpose: "run" });
   const out: SourceItem[] = [];
   for await (const item of source.list()) out.push(item);
   return out.map((i) => i.uri.slice(root.length + 1));
@@ -59,24 +59,37 @@ describe("folder source", () => {
     }
   });
 
-  it("reads bytes only when asked, and gives size and mtime from the listing", async () => {
-    await touch("a.pdf", "%PDF-1.7 body");
-    const source = await folder.create(folder.options.parse({ path: root }), { baseDir: root, warn: () => {} });
-    for await (const item of source.list()) {
-      expect(item.size).toBe(13);
-      expect(item.mtimeMs).toBeGreaterThan(0);
-      expect(Buffer.from(await item.read()).toString()).toBe("%PDF-1.7 body");
+  it("lists items as plain data that a source built elsewhere reads, under its own folder", async () => {
+    await touch("sub/a.pdf", "%PDF-1.7 body");
+    const source = await folder.create(folder.options.parse({ path: root }), { baseDir: root, warn: () => {}, purpose: "run" });
+    const items: SourceItem[] = [];
+    for await (const item of source.list()) items.push(item);
+    // JSON round trip: nothing in an item is a function, a Date or a Buffer.
+    const sent = JSON.parse(JSON.stringify(items)) as SourceItem[];
+    expect(sent).toEqual(items);
+    expect(sent.map((i) => [i.path, i.size, i.mtimeMs > 0])).toEqual([["sub/a.pdf", 13, true]]);
+    // The same folder seen from another place (a worker on a machine that mounts it elsewhere).
+    const mirror = await mkdtemp(join(tmpdir(), "pagestream-mirror-"));
+    try {
+      await mkdir(join(mirror, "sub"));
+      await writeFile(join(mirror, "sub/a.pdf"), "%PDF-1.7 mirrored");
+      const reader = await folder.create(folder.options.parse({ path: mirror, stable_seconds: 0 }), { baseDir: mirror, warn: () => {}, purpose: "read" });
+      expect(Buffer.from(await reader.read(sent[0]!)).toString()).toBe("%PDF-1.7 mirrored");
+      // An item whose path climbs out of the folder is refused, never read.
+      await expect(reader.read({ ...sent[0]!, path: "../../etc/passwd" })).rejects.toThrow(/not an item of this folder source/);
+    } finally {
+      await rm(mirror, { recursive: true, force: true });
     }
   });
 
   it("reports a file removed after it was listed as not_found, with its own sentence", async () => {
     await touch("gone.pdf", "%PDF-1.7 body");
-    const source = await folder.create(folder.options.parse({ path: root }), { baseDir: root, warn: () => {} });
+    const source = await folder.create(folder.options.parse({ path: root }), { baseDir: root, warn: () => {}, purpose: "run" });
     const items: SourceItem[] = [];
     for await (const item of source.list()) items.push(item);
     await rm(join(root, "gone.pdf"));
-    const results = await Promise.all(items.map((item) => processDocument(item, [])));
-    expect(results.map((r) => r.status === "failed" && r.error)).toEqual([
+    const outcomes = await Promise.all(items.map((item) => processJob({ item }, source, [], { maxPages: Infinity, maxFileBytes: Infinity }, ALL_NEEDS)));
+    expect(outcomes.map((o) => o.kind === "processed" && o.result.status === "failed" && o.result.error)).toEqual([
       { type: "error", uri: join(root, "gone.pdf"), code: "not_found", message: "the file was removed after it was listed" },
     ]);
   });

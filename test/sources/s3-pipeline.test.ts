@@ -11,9 +11,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { tracedCli } from "../helpers/loaded-modules.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPipeline } from "../../src/run/build-pipeline.js";
+import { runPipeline } from "../../src/run/run-pipeline.js";
 import { formatIssue, parsePipeline } from "../../src/pipeline/config.js";
-import { runPipeline } from "../../src/run/runner.js";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
 import { S3RVER_ENV, startS3Server, type S3Server } from "../helpers/s3-server.js";
 
@@ -73,9 +72,9 @@ const jsonLines = async (file: string) => (await readFile(file, "utf8")).trim().
 function documentRows(dir: string) {
   const db = new Database(join(dir, "out/archive.sqlite"), { readonly: true });
   try {
-    return db.prepare("SELECT uri, sha256, status, error_code, chunk_count, ingested_at FROM documents ORDER BY uri").all() as {
+    return db.prepare("SELECT uri, document_id, status, error_code, chunk_count, ingested_at FROM documents ORDER BY uri").all() as {
       uri: string;
-      sha256: string | null;
+      document_id: string | null;
       status: string;
       error_code: string | null;
       chunk_count: number;
@@ -117,7 +116,7 @@ describe("pagestream run over a bucket", () => {
     const [minutesAgain, reportAgain] = documentRows(dir);
     expect(minutesAgain).toEqual(minutes);
     expect(reportAgain!.uri).toBe("s3://nightly/intake/quarterly-report.pdf");
-    expect(reportAgain!.sha256).not.toBe(report!.sha256);
+    expect(reportAgain!.document_id).not.toBe(report!.document_id);
     expect(reportAgain!.chunk_count).toBe(1);
     expect(reportAgain!.ingested_at > report!.ingested_at).toBe(true);
   });
@@ -159,7 +158,7 @@ describe("pagestream run over a bucket", () => {
     expect(documentRows(dir).map((d) => `${d.uri} ${d.status}`)).toEqual(SAMPLES.map((n) => `s3://flaky/intake/${n} ok`));
   });
 
-  it("downloads inside the in-flight limit: never more objects at once than two per worker (one extracting, one waiting)", async () => {
+  it("downloads in the workers, one object per worker at a time, and never in the run's own process", async () => {
     const dir = await mkdtemp(join(tmp, "limit-"));
     const text = `concurrency: 2\nsource: { type: s3, bucket: archive, prefix: intake, endpoint: "${proxy.endpoint}" }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: out.jsonl }]\n`;
     const parsed = await parsePipeline(text, { file: "pipeline.yaml", baseDir: dir, env: {} });
@@ -167,20 +166,17 @@ describe("pagestream run over a bucket", () => {
     const saved = { ...process.env };
     Object.assign(process.env, S3RVER_ENV);
     try {
-      const pipeline = await buildPipeline(parsed.config, { baseDir: dir, warn: () => {} });
       proxy.reset();
-      // Each download waits a little, so that any the runner allowed at once overlap.
+      // Each download waits a little, so that any the run allowed at once overlap.
       proxy.inject({ path: /x-id=GetObject/, times: 10, delayMs: 150 });
-      const summary = await runPipeline(pipeline);
-      await pipeline.processor.close();
-      pipeline.state.close();
+      const { summary } = await runPipeline(parsed.config, { baseDir: dir, warn: () => {} }, { pipelineFile: join(dir, "pipeline.yaml") });
       expect([summary.documents, summary.ok]).toEqual([5, 4]);
     } finally {
       process.env = saved;
       proxy.clearFaults();
     }
     expect(proxy.requests.filter((q) => q.path.includes("x-id=GetObject")).length).toBe(5);
-    expect(proxy.maxOpenDownloads()).toBe(4);
+    expect(proxy.maxOpenDownloads()).toBe(2);
   });
 
   it("reads the endpoint and the profile from env references, and names an unset one at its line", async () => {

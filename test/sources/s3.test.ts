@@ -43,8 +43,8 @@ afterEach(() => {
 });
 
 const warnings: string[] = [];
-async function open(options: Record<string, unknown> = {}): Promise<Source> {
-  return s3.create(s3.options.parse({ bucket, endpoint: proxy.endpoint, ...options }), { baseDir: process.cwd(), warn: (m) => warnings.push(m) });
+async function open(options: Record<string, unknown> = {}, purpose: "run" | "read" = "run"): Promise<Source> {
+  return s3.create(s3.options.parse({ bucket, endpoint: proxy.endpoint, ...options }), { baseDir: process.cwd(), warn: (m) => warnings.push(m), purpose });
 }
 async function listAll(source: Source): Promise<SourceItem[]> {
   const items: SourceItem[] = [];
@@ -55,9 +55,9 @@ const uris = (items: SourceItem[]) => items.map((i) => i.uri);
 const gets = () => proxy.requests.filter((r) => r.method === "GET" && r.path.includes("x-id=GetObject")).map((r) => `${r.path.split("?")[0]} ${r.status}`);
 const lists = () => proxy.requests.filter((r) => r.path.includes("list-type=2")).length;
 const md5 = (body: string) => createHash("md5").update(body).digest("hex");
-async function readError(item: SourceItem): Promise<{ code: string; message: string }> {
+async function readError(source: Source, item: SourceItem): Promise<{ code: string; message: string }> {
   try {
-    await item.read();
+    await source.read(item);
   } catch (err) {
     if (err instanceof DocumentError) return { code: err.code, message: err.message };
     throw err;
@@ -94,21 +94,36 @@ describe("s3 source: listing", () => {
 
   it("keeps keys with spaces and other scripts as they are in the uri, and reads them", async () => {
     await server.put(bucket, "Board minutes/2026 März – Ω.pdf", "%PDF-1.4 minutes");
-    const [item] = await listAll(await open());
+    const source = await open();
+    const [item] = await listAll(source);
     expect(item!.uri).toBe(`s3://${bucket}/Board minutes/2026 März – Ω.pdf`);
-    expect(Buffer.from(await item!.read()).toString()).toBe("%PDF-1.4 minutes");
+    expect(Buffer.from(await source.read(item!)).toString()).toBe("%PDF-1.4 minutes");
   });
 
   it("gives each object's listed size, time and ETag, and downloads nothing until read()", async () => {
     await server.put(bucket, "reports/q1.pdf", "%PDF-1.7 first quarter");
-    const [item] = await listAll(await open());
+    const source = await open();
+    const [item] = await listAll(source);
     expect(item!.uri).toBe(`s3://${bucket}/reports/q1.pdf`);
     expect(item!.size).toBe(22);
     expect(item!.fingerprint).toBe(`etag:"${md5("%PDF-1.7 first quarter")}"`);
     expect(Math.abs(item!.mtimeMs - Date.now())).toBeLessThan(60_000);
     expect(gets()).toEqual([]);
-    expect(Buffer.from(await item!.read()).toString()).toBe("%PDF-1.7 first quarter");
+    expect(Buffer.from(await source.read(item!)).toString()).toBe("%PDF-1.7 first quarter");
     expect(gets()).toEqual([`/${bucket}/reports/q1.pdf 200`]);
+  });
+
+  it("lists items as plain data that a source built elsewhere to read downloads, without listing anything", async () => {
+    await server.put(bucket, "reports/q2.pdf", "%PDF-1.7 second quarter");
+    const [item] = await listAll(await open());
+    const sent = JSON.parse(JSON.stringify(item)) as SourceItem;
+    expect(sent).toEqual(item);
+    expect(sent.key).toBe("reports/q2.pdf");
+    const before = lists();
+    const reader = await open({}, "read");
+    expect(Buffer.from(await reader.read(sent)).toString()).toBe("%PDF-1.7 second quarter");
+    expect(lists()).toBe(before); // no probe, no listing: the run checked the bucket already
+    await expect(reader.read({ ...sent, uri: "s3://other-bucket/reports/q2.pdf" })).rejects.toThrow(/not an object of this source/);
   });
 
   it("takes the prefix as a folder, and skips folder markers", async () => {
@@ -234,19 +249,21 @@ describe("s3 source: checks at create, before any document", () => {
 describe("s3 source: reading objects", () => {
   it("retries a download answered with 503 SlowDown, 429 and 500 before it succeeds", async () => {
     await server.put(bucket, "a.pdf", "%PDF-1.4 retried");
-    const [item] = await listAll(await open());
+    const source = await open();
+    const [item] = await listAll(source);
     proxy.inject({ path: /a\.pdf\?x-id=GetObject/, times: 2, error: { status: 503, code: "SlowDown", message: "Please reduce your request rate." } });
     proxy.inject({ path: /a\.pdf\?x-id=GetObject/, times: 1, error: { status: 429, code: "TooManyRequests", message: "Too many requests" } });
     proxy.inject({ path: /a\.pdf\?x-id=GetObject/, times: 1, error: { status: 500, code: "InternalError", message: "We encountered an internal error." } });
-    expect(Buffer.from(await item!.read()).toString()).toBe("%PDF-1.4 retried");
+    expect(Buffer.from(await source.read(item!)).toString()).toBe("%PDF-1.4 retried");
     expect(gets()).toEqual([503, 503, 429, 500, 200].map((s) => `/${bucket}/a.pdf ${s}`));
   });
 
   it("gives up after max_attempts with read_failed and the last error", async () => {
     await server.put(bucket, "a.pdf", "%PDF");
-    const [item] = await listAll(await open({ max_attempts: 3 }));
+    const source = await open({ max_attempts: 3 });
+    const [item] = await listAll(source);
     proxy.inject({ path: /a\.pdf\?x-id=GetObject/, times: 5, error: { status: 503, code: "SlowDown", message: "Please reduce your request rate." } });
-    expect(await readError(item!)).toEqual({
+    expect(await readError(source, item!)).toEqual({
       code: "read_failed",
       message: "the object could not be downloaded: SlowDown (HTTP 503): Please reduce your request rate., after 3 attempts",
     });
@@ -254,9 +271,10 @@ describe("s3 source: reading objects", () => {
 
   it("reports an object deleted after it was listed as not_found", async () => {
     await server.put(bucket, "gone.pdf", "%PDF");
-    const [item] = await listAll(await open());
+    const source = await open();
+    const [item] = await listAll(source);
     await server.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: "gone.pdf" }));
-    expect(await readError(item!)).toEqual({
+    expect(await readError(source, item!)).toEqual({
       code: "not_found",
       message: "the object no longer exists, it was deleted after it was listed: NoSuchKey (HTTP 404): The specified key does not exist.",
     });
@@ -264,25 +282,27 @@ describe("s3 source: reading objects", () => {
 
   it("reports access_denied for an object these credentials may not read, and reads the others", async () => {
     await server.putAll(bucket, [["private.pdf", "%PDF private"], ["public.pdf", "%PDF public"]]);
-    const [secret, open_] = await listAll(await open());
+    const source = await open();
+    const [secret, open_] = await listAll(source);
     proxy.inject({ path: /private\.pdf\?x-id=GetObject/, times: 1, error: { status: 403, code: "AccessDenied", message: "Access Denied" } });
-    expect(await readError(secret!)).toEqual({
+    expect(await readError(source, secret!)).toEqual({
       code: "access_denied",
       message: "access denied: these credentials cannot read this object (s3:GetObject, or its KMS key): AccessDenied (HTTP 403): Access Denied",
     });
-    expect(Buffer.from(await open_!.read()).toString()).toBe("%PDF public");
+    expect(Buffer.from(await source.read(open_!)).toString()).toBe("%PDF public");
     expect(gets()).toEqual([`/${bucket}/private.pdf 403`, `/${bucket}/public.pdf 200`]);
   });
 
   it("says an archived object must be restored first", async () => {
     await server.put(bucket, "cold.pdf", "%PDF");
-    const [item] = await listAll(await open());
+    const source = await open();
+    const [item] = await listAll(source);
     proxy.inject({
       path: /cold\.pdf\?x-id=GetObject/,
       times: 1,
       error: { status: 403, code: "InvalidObjectState", message: "The operation is not valid for the object's storage class", extra: { StorageClass: "GLACIER" } },
     });
-    expect(await readError(item!)).toEqual({
+    expect(await readError(source, item!)).toEqual({
       code: "read_failed",
       message: "the object is in archival storage (GLACIER) and must be restored before it can be read: InvalidObjectState (HTTP 403): The operation is not valid for the object's storage class",
     });
@@ -290,49 +310,55 @@ describe("s3 source: reading objects", () => {
 
   it("refuses an object listed over max_object_bytes without asking for it", async () => {
     await server.put(bucket, "big.pdf", "%PDF-1.4 " + "x".repeat(100));
-    const [item] = await listAll(await open({ max_object_bytes: 50 }));
-    expect(await readError(item!)).toEqual({ code: "too_large", message: "the object is 109 bytes, more than max_object_bytes (50); it was not downloaded" });
+    const source = await open({ max_object_bytes: 50 });
+    const [item] = await listAll(source);
+    expect(await readError(source, item!)).toEqual({ code: "too_large", message: "the object is 109 bytes, more than max_object_bytes (50); it was not downloaded" });
     expect(gets()).toEqual([]);
   });
 
   it("refuses by ContentLength an object that grew over the cap after it was listed", async () => {
     await server.put(bucket, "grows.pdf", "%PDF");
-    const [item] = await listAll(await open({ max_object_bytes: 50 }));
+    const source = await open({ max_object_bytes: 50 });
+    const [item] = await listAll(source);
     await server.put(bucket, "grows.pdf", "%PDF-1.4 " + "x".repeat(100));
-    expect(await readError(item!)).toEqual({ code: "too_large", message: "the object is 109 bytes, more than max_object_bytes (50); it was not downloaded" });
+    expect(await readError(source, item!)).toEqual({ code: "too_large", message: "the object is 109 bytes, more than max_object_bytes (50); it was not downloaded" });
   });
 
   it("counts a body sent without Content-Length against the cap as it arrives", async () => {
     await server.put(bucket, "chunked.pdf", "%PDF");
     await server.put(bucket, "chunked-big.pdf", "%PDF");
-    const [big, small] = await listAll(await open({ max_object_bytes: 50 }));
+    const source = await open({ max_object_bytes: 50 });
+    const [big, small] = await listAll(source);
     await server.put(bucket, "chunked-big.pdf", "%PDF-1.4 " + "x".repeat(100));
     proxy.inject({ path: /chunked.*\?x-id=GetObject/, times: 2, dropContentLength: true });
-    expect(await readError(big!)).toEqual({ code: "too_large", message: "the object is more than max_object_bytes (50); its download was stopped there" });
-    expect(Buffer.from(await small!.read()).toString()).toBe("%PDF");
+    expect(await readError(source, big!)).toEqual({ code: "too_large", message: "the object is more than max_object_bytes (50); its download was stopped there" });
+    expect(Buffer.from(await source.read(small!)).toString()).toBe("%PDF");
   });
 
   it("starts a download that was cut off midway again, and gets every byte", async () => {
     const body = "%PDF-1.4 " + "0123456789".repeat(1000);
     await server.put(bucket, "cut.pdf", body);
-    const [item] = await listAll(await open());
+    const source = await open();
+    const [item] = await listAll(source);
     proxy.inject({ path: /cut\.pdf\?x-id=GetObject/, times: 1, cutBodyAfterBytes: 4000 });
-    expect(Buffer.from(await item!.read()).toString()).toBe(body);
+    expect(Buffer.from(await source.read(item!)).toString()).toBe(body);
     expect(gets()).toEqual([`/${bucket}/cut.pdf 200`, `/${bucket}/cut.pdf 200`]);
   });
 
   it("gives up on a download cut off on every attempt with read_failed", async () => {
     await server.put(bucket, "cut.pdf", "%PDF-1.4 " + "0123456789".repeat(1000));
-    const [item] = await listAll(await open({ max_attempts: 2 }));
+    const source = await open({ max_attempts: 2 });
+    const [item] = await listAll(source);
     proxy.inject({ path: /cut\.pdf\?x-id=GetObject/, times: 2, cutBodyAfterBytes: 4000 });
-    expect(await readError(item!)).toEqual({ code: "read_failed", message: "the download was cut off 2 time(s), last: aborted" });
+    expect(await readError(source, item!)).toEqual({ code: "read_failed", message: "the download was cut off 2 time(s), last: aborted" });
   });
 
   it("reports timeout for an object whose request is never answered", async () => {
     await server.put(bucket, "silent.pdf", "%PDF");
-    const [item] = await listAll(await open({ max_attempts: 2, timeout_seconds: 0.3 }));
+    const source = await open({ max_attempts: 2, timeout_seconds: 0.3 });
+    const [item] = await listAll(source);
     proxy.inject({ path: /silent\.pdf\?x-id=GetObject/, times: 2, hang: true });
-    expect(await readError(item!)).toEqual({
+    expect(await readError(source, item!)).toEqual({
       code: "timeout",
       message: "no answer within 0.3 s: @smithy/node-http-handler - the request socket timed out after 300 ms of inactivity (configured by client requestHandler)., after 2 attempts",
     });
@@ -341,9 +367,10 @@ describe("s3 source: reading objects", () => {
   it("times out a download that stalls, and starts it again", async () => {
     const body = "%PDF-1.4 " + "0123456789".repeat(1000);
     await server.put(bucket, "stall.pdf", body);
-    const [item] = await listAll(await open({ timeout_seconds: 0.5 }));
+    const source = await open({ timeout_seconds: 0.5 });
+    const [item] = await listAll(source);
     proxy.inject({ path: /stall\.pdf\?x-id=GetObject/, times: 1, stallAfterBytes: 4000 });
-    expect(Buffer.from(await item!.read()).toString()).toBe(body);
+    expect(Buffer.from(await source.read(item!)).toString()).toBe(body);
     expect(gets()).toEqual([`/${bucket}/stall.pdf 200`, `/${bucket}/stall.pdf 200`]);
   });
 });

@@ -77,13 +77,13 @@ export async function chunk(pages: PageRecord[], limits: Partial<ChunkLimits> = 
 
 /** An ok DocumentResult for sink tests: the pages (of one uri and document id) and their chunks. */
 export async function result(pages: PageRecord[], options: { title?: string; limits?: Partial<ChunkLimits> } = {}): Promise<DocumentResult> {
-  const { uri, documentId: id } = pages[0]!;
+  const { uri, documentId } = pages[0]!;
   return {
     status: "ok",
     uri,
-    document: { id, uri, size: 1000, pageCount: pages.length, tagged: false, ...(options.title ? { title: options.title } : {}) },
+    document: { documentId, uri, size: 1000, pageCount: pages.length, tagged: false, ...(options.title ? { title: options.title } : {}) },
     pages,
-    chunks: await chunk(pages, options.limits, id),
+    chunks: await chunk(pages, options.limits, documentId),
     warnings: [],
   };
 }

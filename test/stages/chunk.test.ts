@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { lastValueFrom, of, toArray } from "rxjs";
@@ -8,8 +7,7 @@ import { parsePipeline, formatIssue } from "../../src/pipeline/config.js";
 import type { DocumentContext } from "../../src/core/plugin.js";
 import type { ChunkRecord, DocRecord, PageRecord } from "../../src/core/records.js";
 import { loadSpec } from "../../src/pipeline/registry.js";
-import { processDocument } from "../../src/run/process-document.js";
-import { fileItem } from "../../src/sources/folder.js";
+import { processFile } from "../../src/run/process-document.js";
 import type { Block } from "../../src/stages/chunk/blocks.js";
 import { sentenceStarts, spansAt } from "../../src/stages/chunk/boundaries.js";
 import { chunkId, uuidV5 } from "../../src/stages/chunk/chunk-id.js";
@@ -256,7 +254,7 @@ describe("chunk stage: sentence boundaries", () => {
 describe("chunk stage: in a pipeline", () => {
   it("puts its chunks after the pages, and a second chunk stage replaces the first one's chunks", async () => {
     const pages = [page(1, [text(S0, S1, S2)])];
-    const context = { input: { item: fileItem(URI, 10, 0), id: DOC_ID, bytes: new Uint8Array() }, warnings: [] } as DocumentContext;
+    const context = { input: { item: { uri: URI, size: 10, mtimeMs: 0, fingerprint: "f" }, documentId: DOC_ID, bytes: new Uint8Array() }, warnings: [] } as unknown as DocumentContext;
     const small = await chunkStage.create(chunkStage.options.parse({ max_tokens: 20, overlap_tokens: 0, min_tokens: 0 }), { baseDir: ".", warn: () => {} });
     const whole = await chunkStage.create(chunkStage.options.parse({ max_tokens: 100, overlap_tokens: 0, min_tokens: 0 }), { baseDir: ".", warn: () => {} });
     const run = (stages: typeof small[]) => lastValueFrom(stages.reduce((r$, s) => s.apply(r$, context), of<DocRecord>(...pages)).pipe(toArray()));
@@ -274,8 +272,7 @@ describe("chunk stage: in a pipeline", () => {
       const spec = await loadSpec("stage", type, ".");
       stages.push(await spec.create(spec.options.parse(options), { baseDir: ".", warn: () => {} }));
     }
-    const info = await stat(file);
-    const result = await processDocument(fileItem(file, info.size, info.mtimeMs), stages);
+    const result = await processFile(file, stages);
     if (result.status !== "ok") throw new Error(result.error.message);
     expect(result.chunks.length).toBeGreaterThan(2);
     expect(documentText(result.pages as PageRecord[]).text + "\n").toBe(printed);

@@ -1,4 +1,6 @@
+import { from, lastValueFrom, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
+import type { Stage } from "../../src/core/plugin.js";
 import type { Line, PageRecord } from "../../src/core/records.js";
 import { joinBrokenWords } from "../../src/stages/dehyphenate/broken-words.js";
 import { decideHyphen } from "../../src/stages/dehyphenate/hyphen-decision.js";
@@ -163,17 +165,6 @@ describe("paragraphs over page breaks", () => {
   });
 });
 
-describe("the run's word evidence", () => {
-  it("stops taking new words at its cap but keeps counting the ones it has", () => {
-    const run = new WordCounts();
-    const doc = new WordCounts();
-    doc.addText("harbour berth quay");
-    run.merge(doc, 2);
-    run.merge(doc, 2);
-    expect([run.count("harbour"), run.count("berth"), run.count("quay")]).toEqual([2, 2, 0]);
-  });
-});
-
 describe("the English word list, searched in its file's bytes", () => {
   it("finds every word of an-array-of-english-words and nothing else", async () => {
     const { createRequire } = await import("node:module");
@@ -189,5 +180,33 @@ describe("the English word list, searched in its file's bytes", () => {
     expect([of(["a"]).has("a"), of(["a"]).has("b")]).toEqual([true, false]);
     const abc = of(["a", "b", "c"]);
     expect(["a", "b", "c", "bb", "0", "d"].map((w) => abc.has(w))).toEqual([true, true, true, false, false, false]);
+  });
+});
+
+describe("the dehyphenate stage across documents", () => {
+  const run = async (stage: Stage, pages: PageRecord[]) =>
+    (await lastValueFrom(stage.apply(from(pages), { input: {} as never, limits: { maxPages: Infinity }, warnings: [] }).pipe(toArray()))) as PageRecord[];
+  // Document A writes "well-known" with its hyphen; document B breaks "well-" / "known" at a line
+  // end and has no evidence of its own, so the case rule joins it — evidence learned from A would
+  // have kept the hyphen, making B's text depend on what the worker saw before.
+  const a = [page(1, [line("The well-known harbour office is open all week.", 700)])];
+  const b = () => [page(1, [line("The office is well-", 700), line("known to the pilots of the port.", 688)])];
+
+  it("judges each document on its own evidence, whatever came before it in the same worker", async () => {
+    const spec = (await import("../../src/stages/dehyphenate/stage.js")).default;
+    const fresh = await spec.create(spec.options.parse({ dictionary: "none" }), { baseDir: ".", warn: () => {} });
+    const reused = await spec.create(spec.options.parse({ dictionary: "none" }), { baseDir: ".", warn: () => {} });
+    await run(reused, a);
+    const alone = (await run(fresh, b()))[0]!.text;
+    expect((await run(reused, b()))[0]!.text).toBe(alone);
+    expect(alone).toBe("The office is wellknown to the pilots of the port.");
+  });
+
+  it("names evidence: run as removed, with the reason, at its line and column", async () => {
+    const { parsePipeline, formatIssue } = await import("../../src/pipeline/config.js");
+    const r = await parsePipeline("source: { type: folder, path: . }\nstages:\n  - type: extract\n  - type: dehyphenate\n    evidence: run\nsinks: [{ type: jsonl }]\n", { file: "p.yaml", baseDir: "." });
+    expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([
+      "p.yaml:5:15 stages[1].evidence: evidence: run was removed: it learned words from the documents a worker happened to process before, so a document's text depended on scheduling, restarts and what an incremental run skipped. Use evidence: document (the default).",
+    ]);
   });
 });

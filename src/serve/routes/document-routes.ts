@@ -35,7 +35,7 @@ export function documentRoutes(options: ServerOptions) {
         }
         const item = options.access ? await options.access.item(document.uri) : "there is no pipeline file to say where the originals are (give --pipeline)";
         const response: DocumentResponse = {
-          documentId: document.sha256,
+          documentId: document.documentId,
           name: document.uri.split("/").pop() ?? document.uri,
           path: displayPath(options.access, document.uri),
           paths: document.uris.map((u) => displayPath(options.access, u)),
@@ -60,7 +60,7 @@ export function documentRoutes(options: ServerOptions) {
         .type("application/pdf")
         .header("cache-control", "no-store")
         // Never shown by the browser itself under this origin: the page hands the bytes to pdf.js.
-        .header("content-disposition", `attachment; filename="${document.sha256.slice(0, 12)}.pdf"`)
+        .header("content-disposition", `attachment; filename="${document.documentId.slice(0, 12)}.pdf"`)
         .header("content-security-policy", "sandbox; default-src 'none'")
         .send(Buffer.from(original.bytes.buffer, original.bytes.byteOffset, original.bytes.length));
     });

@@ -28,7 +28,7 @@ export function uploadRoutes(options: ServerOptions) {
       if (result.status === "failed") return sendError(reply, 422, result.error.code, `${name}: ${result.error.message}`);
       const response: ExtractResponse = {
         name,
-        documentId: result.document.id,
+        documentId: result.document.documentId,
         title: result.document.title ?? null,
         pageCount: result.document.pageCount,
         tagged: result.document.tagged,

@@ -1,11 +1,13 @@
 /**
  * The archive's tables, and the full-text indexes kept in step with them.
  *
- * - `documents`: one row per source file (by uri), with its status, error, page count, title,
- *   when it was written (`ingested_at`) and the hashes a re-run compares.
+ * - `documents`: one row per source file (by uri), with its `document_id` (the sha256 of its
+ *   bytes), status, error, page count, title, when it was written (`ingested_at`) and the
+ *   hashes a re-run compares (`config_hash`, `rows_hash`). Pages and chunks point at it by
+ *   `document_row` (its rowid).
  * - `pages`: each page's text, printed label, flags, furniture and facts (how its text was made:
- *   order source, columns, dehyphenation decisions…), and where its text sits in the document
- *   text chunk offsets point into.
+ *   order source, columns, dehyphenation decisions…; null on pages written before schema 3),
+ *   and where its text sits in the document text chunk offsets point into.
  * - `chunks`: the chunk records, `id` the same UUID as in the JSONL. `title` repeats the
  *   document's title so the full-text index can hold it beside the text.
  * - `chunks_fts`: FTS5 over chunk text and title, external content (the text is stored once, in
@@ -17,6 +19,24 @@
 import type { Database } from "better-sqlite3";
 import { randomUUID } from "node:crypto";
 import { ARCHIVE_SCHEMA_VERSION } from "./document-rows.js";
+
+/**
+ * The steps from each schema version to the next, run in one transaction when an older archive
+ * is opened: ARCHIVE_MIGRATIONS[n - 1] takes version n to n + 1. An archive is the user's
+ * product, searched and served: it is brought forward, never refused for being old.
+ */
+const ARCHIVE_MIGRATIONS = [
+  // 1 → 2: one name for the sha256 of a document's bytes (document_id), another for the hash of
+  // its rows (rows_hash); pages and chunks point at their document's row by document_row.
+  `ALTER TABLE documents RENAME COLUMN sha256 TO document_id;
+   ALTER TABLE documents RENAME COLUMN content_hash TO rows_hash;
+   DROP INDEX IF EXISTS documents_sha256;
+   ALTER TABLE pages RENAME COLUMN document_id TO document_row;
+   ALTER TABLE chunks RENAME COLUMN document_id TO document_row;`,
+  // 2 → 3: what the stages decided about each page (order source, columns, hyphens…), for the
+  // web page's badges; pages written before keep null until their document is written again.
+  `ALTER TABLE pages ADD COLUMN facts TEXT;`,
+];
 
 export interface IndexSettings {
   stemming: "none" | "porter";
@@ -34,7 +54,7 @@ CREATE TABLE IF NOT EXISTS archive_meta (
 CREATE TABLE IF NOT EXISTS documents (
   id INTEGER PRIMARY KEY,
   uri TEXT NOT NULL UNIQUE,
-  sha256 TEXT,
+  document_id TEXT,
   title TEXT,
   pages INTEGER,
   status TEXT NOT NULL CHECK (status IN ('ok', 'scan', 'failed')),
@@ -44,11 +64,11 @@ CREATE TABLE IF NOT EXISTS documents (
   chunk_count INTEGER NOT NULL,
   ingested_at TEXT NOT NULL,
   config_hash TEXT NOT NULL,
-  content_hash TEXT NOT NULL
+  rows_hash TEXT NOT NULL
 ) STRICT;
-CREATE INDEX IF NOT EXISTS documents_sha256 ON documents (sha256);
+CREATE INDEX IF NOT EXISTS documents_document_id ON documents (document_id);
 CREATE TABLE IF NOT EXISTS pages (
-  document_id INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+  document_row INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
   number INTEGER NOT NULL,
   label TEXT,
   text TEXT NOT NULL,
@@ -58,12 +78,12 @@ CREATE TABLE IF NOT EXISTS pages (
   flags TEXT NOT NULL,
   furniture TEXT,
   facts TEXT,
-  PRIMARY KEY (document_id, number)
+  PRIMARY KEY (document_row, number)
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chunks (
   seq INTEGER PRIMARY KEY,
   id TEXT NOT NULL,
-  document_id INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
+  document_row INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
   chunk_index INTEGER NOT NULL,
   text TEXT NOT NULL,
   title TEXT NOT NULL,
@@ -76,18 +96,10 @@ CREATE TABLE IF NOT EXISTS chunks (
   token_count INTEGER NOT NULL,
   headings TEXT NOT NULL,
   flags TEXT NOT NULL,
-  UNIQUE (document_id, chunk_index)
+  UNIQUE (document_row, chunk_index)
 ) STRICT;
 CREATE INDEX IF NOT EXISTS chunks_id ON chunks (id);
 `;
-
-/**
- * What each schema version added, applied in order to an older archive. A page written before
- * version 2 has no facts (null) until its document is written again.
- */
-const MIGRATIONS: Record<number, string> = {
-  2: "ALTER TABLE pages ADD COLUMN facts TEXT;",
-};
 
 export function ftsTokenizer(settings: IndexSettings): string {
   return settings.stemming === "porter" ? "porter unicode61 remove_diacritics 2" : "unicode61 remove_diacritics 2";
@@ -126,7 +138,7 @@ DROP TABLE IF EXISTS ${table};
 /**
  * Creates the tables of a new archive, or checks an existing one, and brings its indexes in line
  * with `settings`: a changed tokenizer rebuilds the full-text index from the stored text,
- * trigram on builds that index, off drops it; an older schema is upgraded. Returns what changed, for a message, and the
+ * trigram on builds that index, off drops it. Returns what was rebuilt, for a message, and the
  * archive's id (made once, when the file is created: the run state tells archives apart by it).
  */
 export function prepareArchive(db: Database, settings: IndexSettings): { changes: string[]; archiveId: string } {
@@ -138,31 +150,33 @@ export function prepareArchive(db: Database, settings: IndexSettings): { changes
   db.pragma("busy_timeout = 5000");
   const changed: string[] = [];
   db.transaction(() => {
-    db.exec(TABLES);
+    db.exec("CREATE TABLE IF NOT EXISTS archive_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;");
     const meta = (key: string) => (db.prepare("SELECT value FROM archive_meta WHERE key = ?").get(key) as { value: string } | undefined)?.value;
     const setMeta = (key: string, value: string) => db.prepare("INSERT INTO archive_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
-    const version = meta("schema_version");
-    const from = Number(version);
-    if (version !== undefined && from !== ARCHIVE_SCHEMA_VERSION) {
-      const known = Number.isInteger(from) && from >= 1 && from < ARCHIVE_SCHEMA_VERSION;
-      if (!known) throw new Error(`the archive has schema version ${version}, and this pagestream writes version ${ARCHIVE_SCHEMA_VERSION}: write to a new file`);
-      for (let v = from + 1; v <= ARCHIVE_SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
-      changed.push(`upgraded the tables from schema version ${from} to ${ARCHIVE_SCHEMA_VERSION} (pages written before have no facts until their document is written again)`);
+    const stored = meta("schema_version");
+    const version = stored === undefined ? undefined : Number(stored);
+    if (version !== undefined && version > ARCHIVE_SCHEMA_VERSION) {
+      throw new Error(`the archive has schema version ${version}, newer than this pagestream's ${ARCHIVE_SCHEMA_VERSION}: run a newer pagestream, or write to a new file`);
     }
+    if (version !== undefined) {
+      for (let v = version; v < ARCHIVE_SCHEMA_VERSION; v++) db.exec(ARCHIVE_MIGRATIONS[v - 1]!);
+      if (version < ARCHIVE_SCHEMA_VERSION) changed.push(`schema (version ${version} → ${ARCHIVE_SCHEMA_VERSION})`);
+    }
+    db.exec(TABLES);
     setMeta("schema_version", String(ARCHIVE_SCHEMA_VERSION));
     if (meta("archive_id") === undefined) setMeta("archive_id", randomUUID());
     const tokenize = ftsTokenizer(settings);
     if (meta("fts_tokenize") !== tokenize || !tableExists(db, FTS_TABLE)) {
-      if (tableExists(db, FTS_TABLE)) changed.push(`rebuilt the full-text index (tokenizer now ${tokenize})`);
+      if (tableExists(db, FTS_TABLE)) changed.push(`full-text index (tokenizer now ${tokenize})`);
       db.exec(dropIndexSql(FTS_TABLE) + indexSql(FTS_TABLE, ["text", "title"], tokenize));
       setMeta("fts_tokenize", tokenize);
     }
     if (settings.trigram && !tableExists(db, TRIGRAM_TABLE)) {
       db.exec(indexSql(TRIGRAM_TABLE, ["text"], "trigram remove_diacritics 1"));
-      changed.push("rebuilt the trigram index (built)");
+      changed.push("trigram index (built)");
     } else if (!settings.trigram && tableExists(db, TRIGRAM_TABLE)) {
       db.exec(dropIndexSql(TRIGRAM_TABLE));
-      changed.push("rebuilt the trigram index (dropped)");
+      changed.push("trigram index (dropped)");
     }
   })();
   const archiveId = (db.prepare("SELECT value FROM archive_meta WHERE key = 'archive_id'").get() as { value: string }).value;

@@ -1,6 +1,6 @@
 /**
  * Writes documents into the archive. A document's rows are replaced together — inside the
- * caller's transaction, as one savepoint — or left untouched when the content and config hashes
+ * caller's transaction, as one savepoint — or left untouched when the rows and config hashes
  * say nothing changed, so re-running the same batch changes nothing at all (same rows, same
  * rowids, same ids).
  */
@@ -10,7 +10,7 @@ import type { DocumentRows } from "./document-rows.js";
 export type WriteOutcome = "inserted" | "replaced" | "unchanged";
 
 export class ArchiveWriter {
-  private readonly findDocument: Statement<[string], { id: number; content_hash: string; config_hash: string }>;
+  private readonly findDocument: Statement<[string], { id: number; rows_hash: string; config_hash: string }>;
   private readonly insertDocument: Statement;
   private readonly updateDocument: Statement;
   private readonly deleteChunks: Statement<[number]>;
@@ -22,16 +22,16 @@ export class ArchiveWriter {
   readonly write: (rows: DocumentRows, ingestedAt: string) => WriteOutcome;
 
   constructor(private readonly db: Database) {
-    this.findDocument = db.prepare("SELECT id, content_hash, config_hash FROM documents WHERE uri = ?");
-    const documentColumns = ["uri", "sha256", "title", "pages", "status", "error_code", "error", "warnings", "chunk_count", "ingested_at", "config_hash", "content_hash"];
+    this.findDocument = db.prepare("SELECT id, rows_hash, config_hash FROM documents WHERE uri = ?");
+    const documentColumns = ["uri", "document_id", "title", "pages", "status", "error_code", "error", "warnings", "chunk_count", "ingested_at", "config_hash", "rows_hash"];
     this.insertDocument = db.prepare(`INSERT INTO documents (${documentColumns.join(", ")}) VALUES (${documentColumns.map((c) => "@" + c).join(", ")})`);
     this.updateDocument = db.prepare(`UPDATE documents SET ${documentColumns.map((c) => `${c} = @${c}`).join(", ")} WHERE id = @id`);
-    this.deleteChunks = db.prepare("DELETE FROM chunks WHERE document_id = ?");
-    this.deletePages = db.prepare("DELETE FROM pages WHERE document_id = ?");
+    this.deleteChunks = db.prepare("DELETE FROM chunks WHERE document_row = ?");
+    this.deletePages = db.prepare("DELETE FROM pages WHERE document_row = ?");
     this.deleteDocument = db.prepare("DELETE FROM documents WHERE id = ?");
-    const pageColumns = ["document_id", "number", "label", "text", "char_start", "char_end", "mode", "flags", "furniture", "facts"];
+    const pageColumns = ["document_row", "number", "label", "text", "char_start", "char_end", "mode", "flags", "furniture", "facts"];
     this.insertPage = db.prepare(`INSERT INTO pages (${pageColumns.join(", ")}) VALUES (${pageColumns.map((c) => "@" + c).join(", ")})`);
-    const chunkColumns = ["id", "document_id", "chunk_index", "text", "title", "page_start", "page_end", "page_labels", "char_start", "char_end", "prefix_chars", "token_count", "headings", "flags"];
+    const chunkColumns = ["id", "document_row", "chunk_index", "text", "title", "page_start", "page_end", "page_labels", "char_start", "char_end", "prefix_chars", "token_count", "headings", "flags"];
     this.insertChunk = db.prepare(`INSERT INTO chunks (${chunkColumns.join(", ")}) VALUES (${chunkColumns.map((c) => "@" + c).join(", ")})`);
     this.allDocuments = db.prepare("SELECT id, uri FROM documents ORDER BY id");
     this.write = db.transaction((rows: DocumentRows, ingestedAt: string) => this.replace(rows, ingestedAt));
@@ -39,7 +39,7 @@ export class ArchiveWriter {
 
   private replace(rows: DocumentRows, ingestedAt: string): WriteOutcome {
     const existing = this.findDocument.get(rows.document.uri);
-    if (existing && existing.content_hash === rows.document.content_hash && existing.config_hash === rows.document.config_hash) return "unchanged";
+    if (existing && existing.rows_hash === rows.document.rows_hash && existing.config_hash === rows.document.config_hash) return "unchanged";
     const document = { ...rows.document, ingested_at: ingestedAt };
     let id: number;
     if (existing) {
@@ -49,8 +49,8 @@ export class ArchiveWriter {
     } else {
       id = Number(this.insertDocument.run(document).lastInsertRowid);
     }
-    for (const page of rows.pages) this.insertPage.run({ ...page, document_id: id });
-    for (const chunk of rows.chunks) this.insertChunk.run({ ...chunk, document_id: id });
+    for (const page of rows.pages) this.insertPage.run({ ...page, document_row: id });
+    for (const chunk of rows.chunks) this.insertChunk.run({ ...chunk, document_row: id });
     return existing ? "replaced" : "inserted";
   }
 

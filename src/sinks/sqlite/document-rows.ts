@@ -1,5 +1,5 @@
 /**
- * A document's result as the archive's rows, and the two hashes a re-run compares: the content
+ * A document's result as the archive's rows, and the two hashes a re-run compares: the rows
  * hash covers everything the rows hold (an unchanged document is left as it is, rowids and
  * all), the config hash the settings that shaped them (extraction mode, tokenizer and chunk
  * limits, archive schema), so rows made under other settings can be found.
@@ -10,15 +10,15 @@ import { documentText } from "../../text/document-text.js";
 import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../text/page-facts.js";
 
 /**
- * Bumped when the tables change shape. An older archive is brought up to date by the
- * migrations in archive-schema.ts (each one adds what its version added); any other version is
- * refused, not migrated blindly. 2: `pages.facts`.
+ * Bumped when the tables change shape, with a migration from the version before
+ * (archive-schema.ts). 2: document_id, rows_hash, document_row; 3: `pages.facts`.
  */
-export const ARCHIVE_SCHEMA_VERSION = 2;
+export const ARCHIVE_SCHEMA_VERSION = 3;
 
 export interface DocumentRow {
   uri: string;
-  sha256: string | null;
+  /** sha256 of the document's bytes; null when they could not be read. */
+  document_id: string | null;
   title: string | null;
   pages: number | null;
   status: "ok" | "scan" | "failed";
@@ -28,7 +28,8 @@ export interface DocumentRow {
   warnings: string;
   chunk_count: number;
   config_hash: string;
-  content_hash: string;
+  /** Hash of every row the archive holds for the document: an unchanged document is left as it is. */
+  rows_hash: string;
 }
 
 export interface PageRow {
@@ -91,6 +92,7 @@ export function pageFacts(page: PageRecord): PageFacts {
   };
 }
 
+
 export interface ChunkRow {
   id: string;
   chunk_index: number;
@@ -118,7 +120,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
   if (result.status === "failed") {
     const document = {
       uri: result.uri,
-      sha256: result.error.documentId ?? null,
+      document_id: result.error.documentId ?? null,
       title: null,
       pages: null,
       status: "failed" as const,
@@ -128,7 +130,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
       chunk_count: 0,
       config_hash: hash({ schema: ARCHIVE_SCHEMA_VERSION }),
     };
-    return { document: { ...document, content_hash: hash(document) }, pages: [], chunks: [] };
+    return { document: { ...document, rows_hash: hash(document) }, pages: [], chunks: [] };
   }
   const title = result.document.title ?? null;
   const spans = new Map(documentText(result.pages).pages.map((s) => [s.number, s]));
@@ -169,7 +171,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
   };
   const document = {
     uri: result.uri,
-    sha256: result.document.id,
+    document_id: result.document.documentId,
     title,
     pages: result.document.pageCount,
     status: documentStatus(result.document),
@@ -179,7 +181,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
     chunk_count: chunks.length,
     config_hash: hash(config),
   };
-  return { document: { ...document, content_hash: hash({ document, pages, chunks }) }, pages, chunks };
+  return { document: { ...document, rows_hash: hash({ document, pages, chunks }) }, pages, chunks };
 }
 
 function hash(value: unknown): string {

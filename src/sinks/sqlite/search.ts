@@ -94,7 +94,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
     db
       .prepare(
         `SELECT ${table}.rowid AS seq, bm25(${table}, ${WEIGHTS[table]}) AS score FROM ${table}` +
-          (filterSql.length ? ` CROSS JOIN chunks c ON c.seq = ${table}.rowid CROSS JOIN documents d ON d.id = c.document_id` : "") +
+          (filterSql.length ? ` CROSS JOIN chunks c ON c.seq = ${table}.rowid CROSS JOIN documents d ON d.id = c.document_row` : "") +
           ` WHERE ${table} MATCH @match AND ${DEADLINE_FUNCTION}()` +
           filterSql.map((f) => ` AND ${f}`).join("") +
           ` ORDER BY score, seq LIMIT @limit`,
@@ -103,9 +103,9 @@ export function searchArchive(db: Database, query: string, options: SearchOption
   );
   const textOf = markedTexts(db, table, match, prefix, ranked.map((r) => r.seq), deadline);
   const chunkRow = db.prepare(
-    "SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.sha256, d.uri, d.title FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.seq = ?",
+    "SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.document_id, d.uri, d.title FROM chunks c JOIN documents d ON d.id = c.document_row WHERE c.seq = ?",
   );
-  const pageRows = db.prepare("SELECT number, label, char_start, char_end FROM pages WHERE document_id = ? AND char_start IS NOT NULL ORDER BY number");
+  const pageRows = db.prepare("SELECT number, label, char_start, char_end FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number");
   const pagesOf = new Map<number, PageOffsets[]>();
 
   // Every hit up to the page shown is found (repeats are told apart by their highlights), and
@@ -130,7 +130,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
     const { snippet, highlights } = cleanSnippet(text.snippet);
     hits.push({
       score: -score,
-      documentId: chunk.sha256,
+      documentId: chunk.document_id,
       uri: chunk.uri,
       title: chunk.title,
       chunkId: chunk.id,
@@ -249,11 +249,11 @@ export function matchesInDocument(db: Database, query: string, documentRow: numb
     () =>
       db
         .prepare(
-          `SELECT c.char_start, c.prefix_chars, highlight(${table}, 0, char(1), char(2)) AS marked FROM ${table} CROSS JOIN chunks c ON c.seq = ${table}.rowid WHERE ${table} MATCH @match AND ${DEADLINE_FUNCTION}() AND c.document_id = @document`,
+          `SELECT c.char_start, c.prefix_chars, highlight(${table}, 0, char(1), char(2)) AS marked FROM ${table} CROSS JOIN chunks c ON c.seq = ${table}.rowid WHERE ${table} MATCH @match AND ${DEADLINE_FUNCTION}() AND c.document_row = @document`,
         )
         .all({ match, document: documentRow }) as (ChunkOffsets & { marked: string })[],
   );
-  const pages = db.prepare("SELECT number, label, char_start, char_end FROM pages WHERE document_id = ? AND char_start IS NOT NULL ORDER BY number").all(documentRow) as PageOffsets[];
+  const pages = db.prepare("SELECT number, label, char_start, char_end FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number").all(documentRow) as PageOffsets[];
   const found = new Map<string, PageMatch>();
   for (const row of rows) {
     for (const [s, e] of markedSpans(row.marked)) {
@@ -284,7 +284,7 @@ function chunkFilters(options: SearchOptions): { sql: string[]; params: Record<s
   const sql: string[] = [];
   const params: Record<string, unknown> = {};
   if (options.document !== undefined) {
-    sql.push("(d.sha256 = lower(@document) OR d.uri = @document OR (length(@document) >= 8 AND substr(d.sha256, 1, length(@document)) = lower(@document)))");
+    sql.push("(d.document_id = lower(@document) OR d.uri = @document OR (length(@document) >= 8 AND substr(d.document_id, 1, length(@document)) = lower(@document)))");
     params.document = options.document;
   }
   if (options.pathPrefix !== undefined) {
@@ -309,7 +309,7 @@ function chunkFilters(options: SearchOptions): { sql: string[]; params: Record<s
   return { sql, params };
 }
 
-type HitChunk = ChunkOffsets & { id: string; chunk_index: number; page_start: number; page_end: number; document_row: number; sha256: string | null; uri: string; title: string | null };
+type HitChunk = ChunkOffsets & { id: string; chunk_index: number; page_start: number; page_end: number; document_row: number; document_id: string | null; uri: string; title: string | null };
 
 interface ChunkOffsets {
   char_start: number;

@@ -50,7 +50,7 @@ export default defineSink({
     let archiveId: string;
     try {
       const prepared = prepareArchive(db, { stemming: opts.stemming, trigram: opts.trigram });
-      for (const change of prepared.changes) context.warn(`${opts.path}: ${change}`);
+      for (const change of prepared.changes) context.warn(`${opts.path}: rebuilt the ${change}`);
       archiveId = prepared.archiveId;
       writer = new ArchiveWriter(db);
     } catch (err) {

@@ -61,7 +61,7 @@ export default defineStage({
             // A second chunk stage replaces the chunks of the first.
             const kept = all.filter((r) => r.type !== "chunk");
             const pages = kept.filter((r): r is PageRecord => r.type === "page");
-            return [...kept, ...chunkDocument({ documentId: context.input.id, uri: context.input.item.uri, pages }, limits, tokenizer)];
+            return [...kept, ...chunkDocument({ documentId: context.input.documentId, uri: context.input.item.uri, pages }, limits, tokenizer)];
           }),
         ),
     };

@@ -6,14 +6,11 @@ import { joinBrokenWords } from "./broken-words.js";
 import { continuesOnNextPage } from "./page-continuation.js";
 import { ENGLISH_SHARE, englishWordList, evidenceFrom, WordCounts } from "./word-evidence.js";
 
-/** Distinct word forms the run's evidence holds at most (~50 MiB); a night's vocabulary fits. */
-const MAX_RUN_WORDS = 500_000;
-
 const options = z.strictObject({
   evidence: z
-    .enum(["run", "document", "none"])
-    .default("run")
-    .describe("Where to look for the word written whole or with its hyphen: this document and those before it in the run, this document only, or nowhere (the base case rule alone)."),
+    .enum(["document", "none"])
+    .default("document")
+    .describe("Where to look for the word written whole or with its hyphen: elsewhere in this document, or nowhere (the base case rule and the word list alone)."),
   dictionary: z
     .enum(["auto", "none"])
     .default("auto")
@@ -32,22 +29,27 @@ export default defineStage({
   type: "dehyphenate",
   summary: "Rejoins words broken at line ends and page breaks, keeping real hyphens (well-known, COVID-19), and records each decision.",
   options,
-  examples: [{}, { evidence: "document", dictionary: "none" }],
+  examples: [{}, { evidence: "none", dictionary: "none" }],
+  retired: {
+    values: {
+      evidence: {
+        run: 'evidence: run was removed: it learned words from the documents a worker happened to process before, so a document\'s text depended on scheduling, restarts and what an incremental run skipped. Use evidence: document (the default).',
+      },
+    },
+  },
   create(opts) {
-    // The run's evidence grows as documents pass; each document is judged with what came before.
-    const runCounts = new WordCounts();
+    // Each document is judged on its own evidence: nothing carries over to the next one.
     return {
       apply: (records) =>
         records.pipe(
           wholeDocument((all) => {
             const pages = pagesOf(all);
             const counts = new WordCounts().addPages(pages);
-            const sources = opts.evidence === "none" ? [] : opts.evidence === "run" ? [counts, runCounts] : [counts];
+            const sources = opts.evidence === "none" ? [] : [counts];
             const english = opts.dictionary === "auto" && counts.englishShare() >= ENGLISH_SHARE;
             const evidence = evidenceFrom(sources, english ? englishWordList : undefined);
             const keepLines = !opts.move_words && pages[0]?.mode === "preserve";
             const joined = keepLines ? pages : joinBrokenWords(pages, evidence, { acrossPages: opts.join_pages });
-            runCounts.merge(counts, MAX_RUN_WORDS);
             const out: PageRecord[] = joined.map((page, i) => {
               const next = joined[i + 1];
               return opts.join_pages && next && continuesOnNextPage(page, next) ? { ...page, continues: true } : page;

@@ -29,18 +29,6 @@ export class WordCounts {
     return this.counts.get(word) ?? 0;
   }
 
-  /**
-   * Adds another document's counts. New words stop being added at `maxWords`, so the run's
-   * evidence cannot grow with a night of thousands of documents; words already known keep counting.
-   */
-  merge(other: WordCounts, maxWords = Infinity): void {
-    for (const [w, n] of other.counts) {
-      const known = this.counts.get(w);
-      if (known !== undefined) this.counts.set(w, known + n);
-      else if (this.counts.size < maxWords) this.counts.set(w, n);
-    }
-  }
-
   /** The share of these words that are English function words: a cheap, adequate language test. */
   englishShare(): number {
     let total = 0;

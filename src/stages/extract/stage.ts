@@ -124,7 +124,7 @@ async function* extractPages(
     ]);
     const title = (metadata?.info as { Title?: unknown } | undefined)?.Title;
     context.document = {
-      id: input.id,
+      documentId: input.documentId,
       uri: input.item.uri,
       size: input.bytes.length,
       pageCount,
@@ -194,7 +194,7 @@ function pageRecord(context: DocumentContext, number: number, layout: LayoutOpti
   const { lines, paragraphs, text } = read ? layoutParagraphs(read.lines, layout, fallbackGap) : { lines: [], paragraphs: [], text: "" };
   return {
     type: "page",
-    documentId: context.input.id,
+    documentId: context.input.documentId,
     uri: context.input.item.uri,
     number,
     width: round(read?.width ?? 0),

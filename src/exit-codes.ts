@@ -9,3 +9,6 @@ export const EXIT = {
   /** The run finished, and some documents failed (each has an error record). */
   failedDocuments: 3,
 } as const;
+
+/** A run stopped by a signal exits 128 + the signal's number, as shells report it. */
+export const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 };

@@ -1,0 +1,37 @@
+/**
+ * What runs the stages over one document, wherever that happens: the local pool of worker
+ * processes (worker-pool.ts), or a queue of workers on other machines. A processor gets a job —
+ * the item, as data — reads the document through its own copy of the source, and gives back an
+ * outcome; the run never holds a document's bytes. The run owns everything else (what to
+ * process, the order, the sinks, the state), so a new processor touches no component.
+ */
+import type { DocumentResult, SourceItem } from "../core/records.js";
+
+export interface DocumentJob {
+  item: SourceItem;
+  /**
+   * The document the sinks already hold for this uri, under the same identity: when the bytes
+   * read hash to it (a touched file, a copy over itself), the stages are not run.
+   */
+  skipIfDocumentId?: string;
+}
+
+export type JobOutcome =
+  | { kind: "unchanged"; documentId: string }
+  /** `documentId` is null when the bytes could not be read. */
+  | { kind: "processed"; documentId: string | null; result: DocumentResult };
+
+export interface DocumentProcessor {
+  /** Resolves with the outcome, or undefined when the document was abandoned (the run is stopping). */
+  run(job: DocumentJob): Promise<JobOutcome | undefined>;
+  /** Stops everything now: documents in flight are abandoned. */
+  kill(): void;
+  /** Lets the workers exit once the run is over. */
+  close(): Promise<void>;
+  /** Documents the processor works on at once (the run keeps twice as many in flight). */
+  readonly capacity: number;
+  /** Highest resident memory of any worker so far, in bytes. */
+  readonly peakWorkerBytes: number;
+  /** Workers started, replacements for stopped ones included. */
+  readonly started: number;
+}

@@ -1,0 +1,305 @@
+/**
+ * A run's whole life, in one place that the CLI (and a queue coordinator, a server) calls:
+ * lock the run folder → open the run state → build the source and the sinks → plan, dispatch
+ * and deliver every listed document → prune → (watch) → report → close.
+ *
+ * Items are pulled from the source only when there is room (two documents per worker in
+ * flight: one extracting, one waiting), so a folder of 100,000 files is never listed into
+ * memory. Each item is planned first, before anything is read (plan.ts): unchanged under the
+ * same identity and held by every sink, it is skipped. Otherwise it goes as data to the
+ * processor, whose worker reads and hashes the bytes itself; the run never holds a document.
+ * Results reach the sinks in source order, through the delivery (delivery.ts), which makes
+ * them durable and records them every few seconds.
+ */
+import { mkdir } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { join, resolve } from "node:path";
+import type { ResultNeeds, RunContext, RunSummary, Source } from "../core/plugin.js";
+import type { DocumentResult, SourceChange, SourceItem } from "../core/records.js";
+import { EXIT } from "../exit-codes.js";
+import type { PipelineConfig } from "../pipeline/config.js";
+import { Delivery, emptySummary, type RunSink } from "./delivery.js";
+import { hash, pipelineIdentity, type PipelineIdentity } from "./identity.js";
+import { mapOrdered } from "./ordered-concurrency.js";
+import { planItem, settleOutcome } from "./plan.js";
+import { failedResult } from "./process-document.js";
+import type { DocumentProcessor } from "./processor.js";
+import { lockRunFolder } from "./run-lock.js";
+import { RunRefused } from "./run-refused.js";
+import { writeRunReport, type RunReport } from "./run-report.js";
+import { RunState } from "./run-state.js";
+import { WorkerPool } from "./worker-pool.js";
+import type { WorkerSetup } from "./worker-protocol.js";
+
+/** The run state's file in the run folder. */
+export const STATE_FILE = "run-state.sqlite";
+
+/** What a person watching the run is told; every hook is optional. */
+export interface RunEvents {
+  /** A listed item was skipped as unchanged. */
+  onSkipped?(item: SourceItem): void;
+  /** A document's result reached the sinks that needed it. */
+  onResult?(result: DocumentResult, item: SourceItem): void;
+  /** A document gone from the source was pruned. */
+  onRemoved?(uri: string): void;
+  /** The listing is done (and pruned); watch mode waits for changes now. */
+  onWatching?(summary: RunSummary): void;
+  /** The run is stopping: no new documents are taken. */
+  onStopping?(inFlight: number): void;
+  /** The run is set up (lock taken, sinks open): the source can be counted for a progress display. */
+  onStarted?(run: { source: Source; workers: number }): void;
+  warn?(message: string): void;
+}
+
+/** Why a run was stopped, given as the stop signal's `reason`. */
+export interface StopReason {
+  signal: string;
+  exitCode: number;
+}
+
+export interface RunOptions {
+  /** The pipeline file, as the report names it. */
+  pipelineFile: string;
+  /**
+   * Aborting it stops the run: no new documents; those in flight get shutdown_timeout_seconds.
+   * Its reason (a StopReason) names the signal and the exit code in the report.
+   */
+  stop?: AbortSignal;
+  /** Follow the source's changes after the listing, until stopped. */
+  watch?: boolean;
+  events?: RunEvents;
+  /** Filled in as the run goes (for a progress display). */
+  summary?: RunSummary;
+  /** What runs the stages: the local pool of worker processes unless given (a queue, in a coordinator). */
+  processor?(setup: WorkerSetup, identity: PipelineIdentity): DocumentProcessor | Promise<DocumentProcessor>;
+}
+
+export interface RunOutcome {
+  summary: RunSummary;
+  exitCode: number;
+  report: RunReport;
+}
+
+export async function runPipeline(config: PipelineConfig, context: RunContext, options: RunOptions): Promise<RunOutcome> {
+  const startedAt = new Date();
+  const { settings } = config;
+  const events = options.events ?? {};
+  const stop = options.stop ?? new AbortController().signal;
+  const identity = await pipelineIdentity(config);
+  // The source first: one that cannot be reached (a missing bucket) stops the run before anything is written.
+  const source = await config.source.spec.create(config.source.options, { ...context, purpose: "run" });
+  if (options.watch && !source.watch) throw new RunRefused(`the ${config.source.type} source cannot watch for changes`);
+  const runFolder = resolve(config.baseDir, settings.run_folder);
+  await mkdir(runFolder, { recursive: true });
+  const lock = await lockRunFolder(runFolder, settings.run_folder.endsWith("/") ? settings.run_folder : settings.run_folder + "/");
+  let state: RunState | undefined;
+  let delivery: Delivery | undefined;
+  let processor: DocumentProcessor | undefined;
+  try {
+    state = await RunState.open(join(runFolder, STATE_FILE));
+    const sinks = await openSinks(config, context, state);
+    delivery = new Delivery(state, sinks, identity, options.summary ?? emptySummary());
+    const setup: WorkerSetup = {
+      baseDir: config.baseDir,
+      source: { type: config.source.type, options: config.source.options },
+      stages: config.stages.map((s) => ({ type: s.type, options: s.options })),
+      limits: { maxPages: settings.max_pages, maxFileBytes: settings.max_file_bytes },
+      needs: resultNeeds(config),
+    };
+    const workers = settings.concurrency ?? availableParallelism();
+    processor = options.processor
+      ? await options.processor(setup, identity)
+      : WorkerPool.start({ workers, setup, timeoutSeconds: settings.timeout_seconds, maxWorkerMemoryMb: settings.max_worker_memory_mb, warn: context.warn });
+    events.onStarted?.({ source, workers: processor.capacity });
+    const summary = await drive(source, delivery, processor, identity, config, { stop, watch: options.watch === true, events });
+    await processor.close();
+    const reason = stop.aborted ? (stop.reason as StopReason | undefined) : undefined;
+    const exitCode = reason?.exitCode ?? (summary.failed > 0 ? EXIT.failedDocuments : EXIT.ok);
+    const report: RunReport = {
+      pipeline: resolve(options.pipelineFile),
+      pid: process.pid,
+      started_at: startedAt.toISOString(),
+      finished_at: new Date().toISOString(),
+      exit_code: exitCode,
+      ...(reason ? { signal: reason.signal } : {}),
+      workers: processor.capacity,
+      workers_started: processor.started,
+      summary,
+      pages_per_second: summary.seconds > 0 ? Math.round((summary.pages / summary.seconds) * 10) / 10 : 0,
+      peak_rss_mib: { main: Math.round(process.resourceUsage().maxRSS / 1024), worker: Math.round(processor.peakWorkerBytes / 1048576) },
+    };
+    state.finishRun(report);
+    await writeRunReport(runFolder, report, state.failures());
+    return { summary, exitCode, report };
+  } catch (err) {
+    processor?.kill();
+    await delivery?.abort();
+    throw err;
+  } finally {
+    state?.close();
+    await lock.release();
+  }
+}
+
+/** The sinks, each with the key the run state knows it by, resumed from their last checkpoints. */
+async function openSinks(config: PipelineConfig, context: RunContext, state: RunState): Promise<RunSink[]> {
+  const sinks: RunSink[] = [];
+  try {
+    for (const s of config.sinks) {
+      const key = uniqueKey(`${s.type}:${hash(s.options).slice(0, 16)}`, sinks);
+      const sink = await s.spec.create(s.options, { ...context, checkpoint: state.checkpointOf(key) });
+      sinks.push({ key, type: s.type, sink });
+    }
+    state.adoptSinks(sinks.map((s) => ({ key: s.key, resumed: s.sink.resumed })));
+  } catch (err) {
+    await Promise.allSettled(sinks.map((s) => s.sink.abort()));
+    throw err;
+  }
+  return sinks;
+}
+
+/** A sink is known by its type and options: with other options it is another sink (it starts empty). */
+function uniqueKey(key: string, taken: readonly RunSink[]): string {
+  let candidate = key;
+  for (let n = 2; taken.some((s) => s.key === candidate); n++) candidate = `${key}#${n}`;
+  return candidate;
+}
+
+/** What the pipeline's sinks read of a result, together. */
+function resultNeeds(config: PipelineConfig): ResultNeeds {
+  const needs: ResultNeeds = { lines: false };
+  for (const s of config.sinks) if (s.spec.needs?.(s.options).lines) needs.lines = true;
+  return needs;
+}
+
+type Step =
+  | { kind: "skipped"; item: SourceItem; refingerprint: boolean }
+  | { kind: "abandoned" }
+  | { kind: "deliver"; item: SourceItem; result: DocumentResult; documentId: string | null; targets: readonly string[]; replace: boolean }
+  | { kind: "remove"; uri: string };
+
+/** The listing, then (watching) the source's changes, through the processor and into the sinks in order. */
+async function drive(
+  source: Source,
+  delivery: Delivery,
+  processor: DocumentProcessor,
+  identity: PipelineIdentity,
+  config: PipelineConfig,
+  options: { stop: AbortSignal; watch: boolean; events: RunEvents },
+): Promise<RunSummary> {
+  const started = process.hrtime.bigint();
+  const { stop, events } = options;
+  const { summary } = delivery;
+  const planContext = { identity, sinks: delivery.sinkKeys, maxFileBytes: config.settings.max_file_bytes };
+  let inFlight = 0;
+
+  const prepare = async (item: SourceItem): Promise<Step> => {
+    delivery.seen(item);
+    // Planned against what the state knows, this run's deliveries included.
+    const plan = planItem(item, delivery.lookup(item.uri), planContext);
+    if (plan.action === "skip") return { kind: "skipped", item, refingerprint: false };
+    if (plan.action === "fail") return { kind: "deliver", item, result: failedResult(item.uri, plan.error), documentId: null, targets: delivery.sinkKeys, replace: true };
+    const outcome = await processor.run(plan.job);
+    if (!outcome) return { kind: "abandoned" };
+    const settled = settleOutcome(plan, outcome, delivery.sinkKeys);
+    if (settled.kind === "refingerprint") return { kind: "skipped", item, refingerprint: true };
+    if (outcome.kind !== "processed") throw new Error("a settled delivery needs a processed outcome");
+    return { kind: "deliver", item, result: outcome.result, documentId: outcome.documentId, targets: settled.targets, replace: settled.replace };
+  };
+  const apply = async (step: Step) => {
+    if (step.kind === "skipped") {
+      await delivery.skipped(step.item, step.refingerprint);
+      events.onSkipped?.(step.item);
+    } else if (step.kind === "remove") {
+      if (await delivery.remove(step.uri)) events.onRemoved?.(step.uri);
+    } else if (step.kind === "deliver") {
+      await delivery.deliver(step.item, step.result, step.documentId, step.targets, step.replace);
+      events.onResult?.(step.result, step.item);
+    }
+  };
+
+  const track =
+    <T>(work: (x: T) => Promise<Step>) =>
+    async (x: T) => {
+      inFlight++;
+      try {
+        return await work(x);
+      } finally {
+        inFlight--;
+      }
+    };
+
+  let killTimer: NodeJS.Timeout | undefined;
+  const onStop = () => {
+    events.onStopping?.(inFlight);
+    killTimer = setTimeout(() => processor.kill(), config.settings.shutdown_timeout_seconds * 1000);
+  };
+  stop.addEventListener("abort", onStop, { once: true });
+  const concurrency = processor.capacity * 2;
+  try {
+    // Started before the listing, so that nothing changing during it is missed.
+    const changes = options.watch ? source.watch?.(stop) : undefined;
+    const listing = untilAborted(source.list(), stop);
+    for await (const step of mapOrdered(listing, concurrency, track(prepare))) await apply(step);
+    summary.complete = listing.finished;
+    await delivery.checkpoint();
+    if (summary.complete && delivery.prunes) {
+      // An empty folder to watch is normal; an empty nightly batch usually means an unmounted source.
+      if (summary.listed === 0) {
+        if (!options.watch) events.warn?.("prune skipped: the source listed no documents (is it mounted?)");
+      } else {
+        for (const uri of await delivery.prune()) events.onRemoved?.(uri);
+      }
+    }
+    if (changes && !stop.aborted) {
+      delivery.eager = true;
+      events.onWatching?.({ ...summary, seconds: elapsed(started) });
+      const work = (change: SourceChange): Promise<Step> => (change.type === "upsert" ? prepare(change.item) : Promise.resolve({ kind: "remove", uri: change.uri }));
+      for await (const step of mapOrdered(untilAborted(changes, stop), concurrency, track(work))) await apply(step);
+      await delivery.checkpoint();
+    }
+  } finally {
+    clearTimeout(killTimer);
+    stop.removeEventListener("abort", onStop);
+  }
+  summary.interrupted = stop.aborted;
+  summary.seconds = elapsed(started);
+  await delivery.close(summary);
+  return summary;
+}
+
+function elapsed(started: bigint): number {
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+/**
+ * The items of `source` until `signal` aborts; a pull that is waiting (a watcher with nothing
+ * new) ends at once. `finished` says whether the source itself ran to its end.
+ */
+function untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> & { finished: boolean } {
+  const out = {
+    finished: false,
+    async *[Symbol.asyncIterator]() {
+      const iterator = source[Symbol.asyncIterator]();
+      const aborted = new Promise<"aborted">((resolve) => {
+        if (signal.aborted) resolve("aborted");
+        signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+      });
+      try {
+        while (true) {
+          const next = await Promise.race([iterator.next(), aborted]);
+          if (next === "aborted") return;
+          if (next.done) {
+            out.finished = true;
+            return;
+          }
+          yield next.value;
+        }
+      } finally {
+        // Not awaited: a pull still waiting on the source would hold the run open.
+        void iterator.return?.();
+      }
+    },
+  };
+  return out;
+}

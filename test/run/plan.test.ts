@@ -1,0 +1,71 @@
+/** The skip/process decision, from data alone: no source, worker or sink involved. */
+import { describe, expect, it } from "vitest";
+import type { SourceItem } from "../../src/core/records.js";
+import { planItem, settleOutcome, type Plan } from "../../src/run/plan.js";
+import type { KnownDocument } from "../../src/run/run-state.js";
+
+const identity = { configHash: "config-1", limitsHash: "limits-1" };
+const context = { identity, sinks: ["jsonl:a", "sqlite:b"], maxFileBytes: 1000 };
+const item = (fingerprint = "size:10 mtime:1", size = 10): SourceItem => ({ uri: "/in/a.pdf", path: "a.pdf", size, mtimeMs: 1, fingerprint });
+const known = (over: Partial<KnownDocument> = {}): KnownDocument => ({
+  fingerprint: "size:10 mtime:1",
+  documentId: "d1",
+  configHash: "config-1",
+  errorCode: null,
+  sinks: new Set(["jsonl:a", "sqlite:b"]),
+  ...over,
+});
+const processPlan = (p: Plan) => {
+  if (p.action !== "process") throw new Error(`expected a process plan, got ${p.action}`);
+  return p;
+};
+
+describe("planning an item", () => {
+  it("skips an unchanged item that every sink holds under the same config, before reading it", () => {
+    expect(planItem(item(), known(), context)).toEqual({ action: "skip" });
+  });
+
+  it("processes a new item, one with a new fingerprint (asking to skip the same bytes), and one a sink lacks", () => {
+    expect(processPlan(planItem(item(), undefined, context))).toMatchObject({ job: { item: item() }, current: false, missing: context.sinks });
+    expect(processPlan(planItem(item("size:10 mtime:2"), known(), context)).job).toEqual({ item: item("size:10 mtime:2"), skipIfDocumentId: "d1" });
+    const lacking = processPlan(planItem(item(), known({ sinks: new Set(["jsonl:a"]) }), context));
+    expect([lacking.missing, lacking.job.skipIfDocumentId]).toEqual([["sqlite:b"], undefined]);
+  });
+
+  it("processes again under a changed config; a limit failure only when the limits change", () => {
+    expect(planItem(item(), known({ configHash: "config-0" }), context).action).toBe("process");
+    const timedOut = known({ configHash: "limits-1", errorCode: "timeout", documentId: null });
+    expect(planItem(item(), timedOut, context)).toEqual({ action: "skip" });
+    expect(planItem(item(), timedOut, { ...context, identity: { ...identity, limitsHash: "limits-2" } }).action).toBe("process");
+  });
+
+  it("tries a failed read again on every run", () => {
+    expect(planItem(item(), known({ errorCode: "read_failed", documentId: null }), context).action).toBe("process");
+  });
+
+  it("refuses a file larger than max_file_bytes without reading it", () => {
+    const plan = planItem(item("f", 5000), undefined, context);
+    expect(plan.action === "fail" && [plan.error.code, plan.error.message]).toEqual(["too_large", "the file has 5000 bytes, more than max_file_bytes (1000)"]);
+  });
+});
+
+describe("settling what the processor found", () => {
+  const result = { status: "failed" as const, uri: "/in/a.pdf", error: { type: "error" as const, uri: "/in/a.pdf", code: "damaged" as const, message: "x" }, warnings: [] };
+
+  it("only remembers the new fingerprint when the bytes are the ones the sinks hold", () => {
+    const plan = processPlan(planItem(item("size:10 mtime:2"), known(), context));
+    expect(settleOutcome(plan, { kind: "unchanged", documentId: "d1" }, context.sinks)).toEqual({ kind: "refingerprint" });
+  });
+
+  it("writes the same bytes only to the sinks that lack them, without replacing the others", () => {
+    const plan = processPlan(planItem(item(), known({ sinks: new Set(["jsonl:a"]) }), context));
+    expect(settleOutcome(plan, { kind: "processed", documentId: "d1", result }, context.sinks)).toEqual({ kind: "deliver", targets: ["sqlite:b"], replace: false });
+  });
+
+  it("writes new bytes to every sink, as a new version", () => {
+    const plan = processPlan(planItem(item("size:11 mtime:2"), known(), context));
+    expect(settleOutcome(plan, { kind: "processed", documentId: "d2", result }, context.sinks)).toEqual({ kind: "deliver", targets: context.sinks, replace: true });
+    const unread = processPlan(planItem(item(), undefined, context));
+    expect(settleOutcome(unread, { kind: "processed", documentId: null, result }, context.sinks)).toEqual({ kind: "deliver", targets: context.sinks, replace: true });
+  });
+});
