@@ -86,7 +86,7 @@ export function archiveDocuments(text, { chunks: CHUNKS, chunkChars, charsPerTok
       offset += text.length + 2;
       return record;
     });
-    archiveResults.push({ status: "ok", uri, document: { id: documentId, uri, size: 100_000, pageCount: pages.length, tagged: false, title: `Bench document ${d}` }, pages, chunks, warnings: [] });
+    archiveResults.push({ status: "ok", uri, document: { documentId, uri, size: 100_000, pageCount: pages.length, tagged: false, title: `Bench document ${d}` }, pages, chunks, warnings: [] });
     made += count;
   }
   return archiveResults;

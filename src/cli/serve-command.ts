@@ -8,6 +8,9 @@ import { resolve } from "node:path";
 import { formatIssue, loadPipelineFile, type PipelineConfig } from "../pipeline/config.js";
 import { EXIT } from "../exit-codes.js";
 
+/** How long a stop waits for connections and the extraction worker to close. */
+const STOP_GRACE_MS = 5_000;
+
 export interface ServeFlags {
   db?: string;
   port: number;
@@ -97,8 +100,15 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
-  await app.close();
-  await extraction.close();
+  // Stopping waits for the connections and the extraction worker to close, but not for ever:
+  // what is still pending after STOP_GRACE_MS is named, and the process exits all the same.
+  const pending = new Set(["the HTTP server", "the extraction worker"]);
+  const forced = setTimeout(() => {
+    say(`stopping took longer than ${STOP_GRACE_MS / 1000} s (still waiting for ${[...pending].join(" and ")}): exiting now`);
+    process.exit(EXIT.ok);
+  }, STOP_GRACE_MS).unref();
+  await Promise.all([app.close().finally(() => pending.delete("the HTTP server")), extraction.close().finally(() => pending.delete("the extraction worker"))]);
+  clearTimeout(forced);
   archive.close();
   return EXIT.ok;
 }

@@ -54,6 +54,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     // Behind no proxy: the socket's address is the client's.
     trustProxy: false,
+    // Stopping ends every connection, not only idle ones: a connection whose request was
+    // refused before its body was read is not idle, and would hold the stop for the
+    // keep-alive timeout (72 s).
+    forceCloseConnections: true,
   });
 
   app.addHook("onRequest", async (request, reply) => {

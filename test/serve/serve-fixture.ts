@@ -50,12 +50,18 @@ export async function serve(cwd: string, args: string[] = [], env: NodeJS.Proces
   return {
     url,
     stderr: () => stderr,
-    stop: () =>
-      new Promise((done) => {
-        if (child.exitCode !== null) return done(child.exitCode);
-        child.once("exit", (code) => done(code));
-        child.kill("SIGTERM");
-      }),
+    // SIGTERM, as a user stops it; a server still running 20 s later is killed, and its exit
+    // code (null) says so.
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      const code = await exited;
+      clearTimeout(timer);
+      if (code !== 0) process.stderr.write(`pagestream serve exited ${code} on SIGTERM; its stderr:\n${stderr}\n`);
+      return code;
+    },
   };
 }
 
