@@ -105,7 +105,7 @@ describe("incremental runs", () => {
     expect((await summaryOf(dir)).summary).toMatchObject({ listed: 5, documents: 5, skipped: 0 });
   });
 
-  it("lists every document that failed in failed.jsonl, this run's and earlier ones skipped as unchanged, and exits 3 only when this run failed", async () => {
+  it("lists every document that failed in failed.jsonl, this run's and earlier ones skipped as unchanged, and exits 3 while failures remain", async () => {
     const dir = await batch("failures", 1);
     await writeFile(join(dir, "in/broken.pdf"), "%PDF-1.7\ngarbage");
     await writeFile(join(dir, "in/empty.pdf"), "");
@@ -113,8 +113,38 @@ describe("incremental runs", () => {
     const failed = async () => (await jsonl(join(dir, "out/failed.jsonl"))).map((f) => `${String(f.uri).split("/").pop()}:${f.code}`);
     expect(await failed()).toEqual(["broken.pdf:damaged", "empty.pdf:empty_file"]);
     expect((await summaryOf(dir)).summary).toMatchObject({ failed: 2, failedByCode: { damaged: 1, empty_file: 1 } });
-    expect(run(dir).code).toBe(0);
+    // Nothing changed, nothing was processed: the failures remain, and the exit code says so.
+    const again = run(dir);
+    expect(again.code).toBe(3);
+    expect((await summaryOf(dir)).summary).toMatchObject({ documents: 0, failed: 0 });
     expect(await failed()).toEqual(["broken.pdf:damaged", "empty.pdf:empty_file"]);
+    // Fixed: the next run ingests it and exits 0.
+    await rm(join(dir, "in/broken.pdf"));
+    await rm(join(dir, "in/empty.pdf"));
+    expect(run(dir).code).toBe(0);
+    expect(await failed()).toEqual([]);
+  });
+});
+
+describe("failure classes", () => {
+  it("records a worker killed from outside as worker_lost, and the next run does the document", async () => {
+    const dir = await batch("lost", 0);
+    const source = resolve("test/helpers/recording-folder-source.mjs");
+    await writeFile(join(dir, "pipeline.yaml"), `concurrency: 1\nsource: { type: ${source}, path: in, read_log: reads.log }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: out/pages.jsonl }]\n`);
+    await writeFile(join(dir, "in/long.pdf"), longDocumentPdf(400));
+    const child = spawn(process.execPath, [CLI, "run", "pipeline.yaml", "--progress", "never"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.once("exit", r));
+    // The worker that read the long document is killed while it extracts it, as an operator or the OOM killer would.
+    const reader = async () => Number((await readFile(join(dir, "reads.log"), "utf8").catch(() => "")).split(" ")[0]);
+    while (!(await reader())) await new Promise((r) => setTimeout(r, 20));
+    process.kill(await reader(), "SIGKILL");
+    expect(await exited).toBe(3);
+    expect(stderr).toMatch(/long\.pdf: worker_lost: the extraction worker was lost \(stopped by SIGKILL: killed from outside, or it crashed\)/);
+    const again = run(dir);
+    expect(again.code).toBe(0);
+    expect((await summaryOf(dir)).summary).toMatchObject({ documents: 1, ok: 1, failed: 0 });
   });
 });
 
@@ -154,17 +184,18 @@ describe("crash safety", () => {
 });
 
 /** Starts a run, and resolves with its exit code once `signals` were sent after `afterMs`. */
-/** True when `pid` has a child process (the run has started an extraction worker). */
-function hasChild(pid: number): boolean {
+/** The child processes of `pid` (the run's extraction workers). */
+function childrenOf(pid: number): number[] {
   return readdirSync("/proc")
     .filter((d) => /^\d+$/.test(d))
-    .some((d) => {
+    .filter((d) => {
       try {
         return readFileSync(`/proc/${d}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[1] === String(pid);
       } catch {
         return false;
       }
-    });
+    })
+    .map(Number);
 }
 
 /**
@@ -183,7 +214,7 @@ async function signalled(dir: string, signals: NodeJS.Signals[], when: "delivere
   const exited = new Promise<number | null>((r) => child.once("exit", (c) => r((exitCode = c))));
   child.stderr.on("data", (d) => (stderr += d));
   child.stdout.on("data", (d) => (stdout += d));
-  const atWork = () => (when === "worker" ? hasChild(child.pid!) : / documents · /.test(stderr));
+  const atWork = () => (when === "worker" ? childrenOf(child.pid!).length > 0 : / documents · /.test(stderr));
   while (exitCode === undefined && !atWork()) await new Promise((r) => setTimeout(r, 20));
   for (const s of signals) {
     child.kill(s);

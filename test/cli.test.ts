@@ -1,6 +1,6 @@
 /** The CLI as a user runs it: the compiled dist/cli.js in a child process (`npm test` builds first). */
 import { spawnSync } from "node:child_process";
-import { copyFile, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { tracedCli } from "./helpers/loaded-modules.js";
@@ -132,12 +132,13 @@ describe("pagestream run", () => {
 
   it("finishes with exit 3 and an error record when a document fails", async () => {
     const dir = await mkdtemp(join(tmp, "mixed-"));
-    await copyFile("fixtures/two-pages.pdf", join(dir, "good.pdf"));
-    await writeFile(join(dir, "broken.pdf"), "%PDF-1.7\ngarbage");
-    await writeFile(join(dir, "p.yaml"), "source: { type: folder, path: . }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: out.jsonl }]\n");
+    await mkdir(join(dir, "in"));
+    await copyFile("fixtures/two-pages.pdf", join(dir, "in/good.pdf"));
+    await writeFile(join(dir, "in/broken.pdf"), "%PDF-1.7\ngarbage");
+    await writeFile(join(dir, "p.yaml"), "source: { type: folder, path: in }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: out.jsonl }]\n");
     const r = cli(["run", "p.yaml"], { cwd: dir });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`${join(dir, "broken.pdf")}: damaged: `);
+    expect(r.stderr).toContain(`${join(dir, "in/broken.pdf")}: damaged: `);
     const records = (await readFile(join(dir, "out.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
     expect(records.map((r) => r.type)).toEqual(["error", "page", "page"]);
   });

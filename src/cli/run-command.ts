@@ -4,8 +4,8 @@
  *
  * SIGINT / SIGTERM: no new documents are taken, those in flight get shutdown_timeout_seconds
  * to finish, what is done is committed, the summary written, and the exit code is 130 / 143.
- * A second signal stops at once: nothing more is committed, and the next run starts from the
- * last checkpoint.
+ * A second signal stops at once: the documents in flight are abandoned (the next run does
+ * them), what was delivered is committed and the summary written; a third leaves immediately.
  */
 import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
 import { emptySummary } from "../run/delivery.js";
@@ -16,6 +16,9 @@ import { EXIT, SIGNAL_EXIT } from "../exit-codes.js";
 import { createLogger, type LogFormat, type LogLevel } from "./logger.js";
 import { Progress } from "./progress.js";
 import { StatusLine } from "./status-line.js";
+
+/** After a second signal, how long the run may take to commit and report before the process just leaves. */
+const HARD_EXIT_MS = 5_000;
 
 export interface RunFlags {
   watch?: boolean;
@@ -41,14 +44,19 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
   const live = emptySummary();
   const progress = new Progress(() => live, status, logger, flags.progressEvery);
   const stop = new AbortController();
+  const stopNow = new AbortController();
   let signal: NodeJS.Signals | undefined;
   const onSignal = (received: NodeJS.Signals) => {
-    if (signal) {
+    if (signal && !stopNow.signal.aborted) {
       status.clear();
       logger.error(`${received} again: stopping now, without committing what is in flight`);
-      // The workers see their parent go and exit; the run folder's lock is taken over as stale.
-      process.exit(SIGNAL_EXIT[signal] ?? EXIT.fatal);
+      // The documents in flight are abandoned (the next run does them); what was delivered is
+      // committed and the summary written. Should that hang, the process leaves anyway.
+      stopNow.abort();
+      setTimeout(() => process.exit(SIGNAL_EXIT[signal!] ?? EXIT.fatal), HARD_EXIT_MS).unref();
+      return;
     }
+    if (signal) process.exit(SIGNAL_EXIT[signal] ?? EXIT.fatal);
     signal = received;
     stop.abort({ signal: received, exitCode: SIGNAL_EXIT[received] ?? EXIT.fatal } satisfies StopReason);
   };
@@ -60,6 +68,7 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
     const { summary, exitCode } = await runPipeline(config, { baseDir: config.baseDir, warn }, {
       pipelineFile: path,
       stop: stop.signal,
+      stopNow: stopNow.signal,
       watch,
       summary: live,
       events: {
@@ -79,6 +88,9 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
         },
         onRemoved(uri) {
           logger.info({ uri }, `${uri}: gone from the source, pruned`);
+        },
+        onFiltered({ uri, reason }) {
+          logger.debug({ uri, reason }, `${uri}: skipped by the source (${reason})`);
         },
         onWatching(sofar) {
           progress.stop();
@@ -115,7 +127,7 @@ export function summaryLine(s: RunSummary): string {
     .join(", ");
   return (
     `${s.ok} document(s) ingested (${s.pages} pages), ${s.failed} failed${failures ? ` (${failures})` : ""}, ${s.skipped} skipped unchanged` +
-    `${s.removed ? `, ${s.removed} pruned` : ""}${s.scanDocuments ? `, ${s.scanDocuments} scan(s)` : ""}, ${s.chunks} chunks, in ${s.seconds.toFixed(1)} s` +
+    `${s.removed ? `, ${s.removed} pruned` : ""}${s.filtered ? `, ${s.filtered} passed over by the source (${Object.entries(s.filteredBy).map(([r, n]) => `${r} ${n}`).join(", ")})` : ""}${s.scanDocuments ? `, ${s.scanDocuments} scan(s)` : ""}, ${s.chunks} chunks, in ${s.seconds.toFixed(1)} s` +
     `${s.seconds > 0 && s.pages > 0 ? ` (${(s.pages / s.seconds).toFixed(1)} pages/s)` : ""}${s.interrupted ? "; interrupted" : ""}`
   );
 }

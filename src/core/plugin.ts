@@ -55,6 +55,11 @@ export interface SourceContext extends RunContext {
    * read the items the run sends it: it must not list or probe anything up front.
    */
   readonly purpose: "run" | "read";
+  /**
+   * Told of every entry the listing passes over, and why ("hidden", "excluded", "not included",
+   * a link): the run counts them in its summary, so nothing vanishes without a word.
+   */
+  readonly skipped?: (entry: { uri: string; reason: string }) => void;
 }
 
 export interface Source {
@@ -118,6 +123,9 @@ export interface RunSummary {
   skipped: number;
   /** Gone from the source and pruned from the sinks that prune. */
   removed: number;
+  /** Entries the source's listing passed over (filters, hidden files, links), and by reason. */
+  filtered: number;
+  filteredBy: Record<string, number>;
   /** Ingested documents that are scans (no selectable text). */
   scanDocuments: number;
   pages: number;
@@ -219,10 +227,18 @@ export interface ResultNeeds {
   lines: boolean;
 }
 
-export type SourceSpec<O extends z.ZodObject = z.ZodObject> = ComponentSpec<"source", O, Source, SourceContext>;
+export interface SourceSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"source", O, Source, SourceContext> {
+  /** The local folder the source reads under (absolute), if it reads one: no sink may write inside it. Pure. */
+  readsFolder?(options: z.output<O>, baseDir: string): string | undefined;
+}
 export interface SinkSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"sink", O, Sink, SinkContext> {
   /** What the sink reads of a result (by its options). Without it, a sink gets no lines. */
   needs?(options: z.output<O>): Partial<ResultNeeds>;
+  /**
+   * The local files the sink writes (absolute), each with the option that names it: validation
+   * refuses two sinks on one file and a sink writing inside the source's folder. Pure.
+   */
+  writesFiles?(options: z.output<O>, baseDir: string): { path: string; option: string }[];
 }
 export interface StageSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"stage", O, Stage> {
   readonly input: StageInput;

@@ -25,6 +25,11 @@ export interface SourceItem {
    * lets an incremental run skip the item before its bytes are read.
    */
   readonly fingerprint: string;
+  /**
+   * Set when the source met an entry it cannot offer (a subfolder it may not list): the run
+   * gives it an error record with this code and message instead of reading it.
+   */
+  readonly problem?: { readonly code: ErrorCode; readonly message: string };
   /** Whatever else the source needs to read it again (a path under its root, an object key): JSON values only. */
   readonly [key: string]: unknown;
 }
@@ -252,6 +257,7 @@ export const ERROR_CODES = [
   "not_found",
   "access_denied",
   "read_failed",
+  "worker_lost",
   "stage_failed",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -7,7 +7,7 @@
  * credentials) is touched only later, by `create`.
  */
 import { readFile } from "node:fs/promises";
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, relative, resolve, sep } from "node:path";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import { z } from "zod";
 import { expandEnvReferences } from "./env-references.js";
@@ -45,7 +45,9 @@ export const pipelineShape = z.strictObject({
     .int()
     .min(1)
     .default(256 * 1024 * 1024)
-    .describe("Largest file (bytes) to read; a larger one fails with `too_large` without being read or downloaded."),
+    .describe(
+      "Largest file (bytes) to read; a larger one fails with `too_large` without being read or downloaded. A worker needs up to about 3 × a file's size to parse it (its bytes, pdf.js's copy, the parse), so this must stay at or below max_worker_memory_mb ÷ 3: the default 256 MiB fits the default 1024 MiB worker.",
+    ),
   shutdown_timeout_seconds: z
     .number()
     .min(0)
@@ -68,6 +70,12 @@ export const pipelineShape = z.strictObject({
     .min(1)
     .describe("Where the results go. Every sink receives every document."),
 });
+
+/**
+ * Resident memory a worker needs per byte of the file it parses, at most: the bytes read, the copy
+ * pdf.js takes, and the parse (four 250 MiB files peaked at 600 MiB per worker: 2.4×).
+ */
+export const WORKER_BYTES_PER_FILE_BYTE = 3;
 
 /** The run's limits and settings from the pipeline file (everything but the components). */
 export type RunSettings = Omit<z.output<typeof pipelineShape>, "source" | "stages" | "sinks">;
@@ -136,6 +144,16 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
     return { ok: false, issues };
   }
   const { source: sourceConfig, stages: stageConfigs, sinks: sinkConfigs, ...settings } = top.data;
+  // The two limits must agree: a file the size cap admits must fit the worker it is parsed in.
+  const fitsBytes = Math.floor((settings.max_worker_memory_mb * 1024 * 1024) / WORKER_BYTES_PER_FILE_BYTE);
+  if (settings.max_file_bytes > fitsBytes) {
+    const where = doc.hasIn(["max_file_bytes"]) ? ["max_file_bytes"] : ["max_worker_memory_mb"];
+    at(
+      offsetOf(doc, where),
+      where[0]!,
+      `max_file_bytes (${settings.max_file_bytes}) admits files that cannot fit max_worker_memory_mb (${settings.max_worker_memory_mb} MiB): a worker needs about ${WORKER_BYTES_PER_FILE_BYTE} × a file's size, so files up to ${fitsBytes} bytes fit; lower max_file_bytes or raise max_worker_memory_mb`,
+    );
+  }
 
   const component = async <K extends ComponentKind>(kind: K, value: Record<string, unknown>, path: (string | number)[]) => {
     const { type, ...rest } = value as { type: string } & Record<string, unknown>;
@@ -196,6 +214,7 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
     if (settled.notes?.length) component.notes = settled.notes;
     for (const problem of settled.problems ?? []) at(offsetOf(doc, [...path, ...problem.path]), pathText([...path, ...problem.path]), problem.message);
   }
+  checkOutputs(where.baseDir, source, sinks as ComponentConfig<"sink">[], (path) => doc.hasIn(path), (path, message) => at(offsetOf(doc, path), pathText(path), message));
   if (issues.length) return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
   return {
     ok: true,
@@ -271,4 +290,33 @@ export function pathText(path: readonly (string | number | symbol)[]): string {
   let out = "";
   for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
   return out;
+}
+
+/**
+ * Before anything is opened, no two sinks may write one file, and no sink may write inside the
+ * source's folder: a JSONL path that named a source PDF truncated it, two sinks on one file
+ * corrupt it, and a run that reads what it writes feeds on itself.
+ */
+function checkOutputs(
+  baseDir: string,
+  source: ComponentConfig<"source">,
+  sinks: ComponentConfig<"sink">[],
+  written: (path: (string | number)[]) => boolean,
+  report: (path: (string | number)[], message: string) => void,
+): void {
+  const folder = source.spec.readsFolder?.(source.options, baseDir);
+  const writers = new Map<string, number>();
+  sinks.forEach((sink, i) => {
+    for (const file of sink.spec.writesFiles?.(sink.options, baseDir) ?? []) {
+      // At the option when the file names the file, else (a default) at the sink's type.
+      const at = ["sinks", i, written(["sinks", i, file.option]) ? file.option : "type"];
+      const shown = relative(baseDir, file.path) || file.path;
+      const other = writers.get(file.path);
+      if (other !== undefined) report(at, `${shown} is written by sinks[${other}] too: two sinks on one file corrupt it; give each its own path`);
+      else writers.set(file.path, i);
+      if (folder && (file.path === folder || file.path.startsWith(folder + sep))) {
+        report(at, `${shown} is inside the source folder ${relative(baseDir, folder) || folder}: the run would read what it writes, and could overwrite a document; write it elsewhere`);
+      }
+    }
+  });
 }

@@ -30,7 +30,7 @@ const CHECKPOINT_CHANGES = 2_000;
 type Held = Pick<KnownDocument, "documentId" | "sinks">;
 
 export function emptySummary(): RunSummary {
-  return { listed: 0, documents: 0, ok: 0, failed: 0, failedByCode: {}, skipped: 0, removed: 0, scanDocuments: 0, pages: 0, emptyPages: 0, chunks: 0, seconds: 0, complete: false, interrupted: false };
+  return { listed: 0, documents: 0, ok: 0, failed: 0, failedByCode: {}, skipped: 0, removed: 0, filtered: 0, filteredBy: {}, scanDocuments: 0, pages: 0, emptyPages: 0, chunks: 0, seconds: 0, complete: false, interrupted: false };
 }
 
 export class Delivery {
@@ -61,7 +61,7 @@ export class Delivery {
       if (!targets.includes(s.key)) continue;
       await s.sink.write(result, known?.sinks.has(s.key) ? previousDelivery(known) : undefined);
     }
-    this.state.delivered(item.uri, outcomeOf(item, result, documentId, this.identity), [...targets], replace);
+    this.state.delivered(item.uri, outcomeOf(item, result, documentId, this.identity, known), [...targets], replace);
     count(this.summary, result);
     await this.maybeCheckpoint();
   }
@@ -135,13 +135,16 @@ function previousDelivery(held: Held): PreviousDelivery {
   return held.documentId ? { documentId: held.documentId } : {};
 }
 
-function outcomeOf(item: SourceItem, result: DocumentResult, documentId: string | null, identity: PipelineIdentity): DocumentOutcome {
+function outcomeOf(item: SourceItem, result: DocumentResult, documentId: string | null, identity: PipelineIdentity, known: KnownDocument | undefined): DocumentOutcome {
   const base = { fingerprint: item.fingerprint, size: item.size, mtimeMs: item.mtimeMs, documentId };
   if (result.status === "failed") {
-    const configHash = LIMIT_CODES.has(result.error.code) ? identity.limitsHash : identity.configHash;
-    return { ...base, configHash, status: "failed", errorCode: result.error.code, error: result.error.message, pages: 0, chunks: 0 };
+    const { code } = result.error;
+    const configHash = LIMIT_CODES.has(code) ? identity.limitsHash : identity.configHash;
+    // The same failure again on the same bytes: one more attempt in a row.
+    const again = known?.errorCode === code && known.fingerprint === item.fingerprint;
+    return { ...base, configHash, status: "failed", errorCode: code, error: result.error.message, attempts: again ? known.attempts + 1 : 1, pages: 0, chunks: 0 };
   }
-  return { ...base, configHash: identity.configHash, status: documentStatus(result.document), errorCode: null, error: null, pages: result.pages.length, chunks: result.chunks.length };
+  return { ...base, configHash: identity.configHash, status: documentStatus(result.document), errorCode: null, error: null, attempts: 0, pages: result.pages.length, chunks: result.chunks.length };
 }
 
 function count(summary: RunSummary, result: DocumentResult): void {

@@ -6,7 +6,7 @@
  */
 import { DocumentError } from "../core/document-error.js";
 import type { SourceItem } from "../core/records.js";
-import { LIMIT_CODES, RETRY_CODES } from "./error-classes.js";
+import { LIMIT_CODES, retriesNow } from "./error-classes.js";
 import type { PipelineIdentity } from "./identity.js";
 import type { DocumentJob, JobOutcome } from "./processor.js";
 import type { KnownDocument } from "./run-state.js";
@@ -32,7 +32,8 @@ function expectedHash(known: KnownDocument, identity: PlanContext["identity"]): 
 }
 
 export function planItem(item: SourceItem, known: KnownDocument | undefined, context: PlanContext): Plan {
-  const current = known !== undefined && known.configHash === expectedHash(known, context.identity) && !(known.errorCode && RETRY_CODES.has(known.errorCode));
+  if (item.problem) return { action: "fail", error: new DocumentError(item.problem.code, item.problem.message) };
+  const current = known !== undefined && known.configHash === expectedHash(known, context.identity) && !(known.errorCode && retriesNow(known.errorCode, known.attempts));
   const missing = current ? context.sinks.filter((s) => !known.sinks.has(s)) : context.sinks;
   if (current && known.fingerprint === item.fingerprint && missing.length === 0) return { action: "skip" };
   if (item.size > context.maxFileBytes) {

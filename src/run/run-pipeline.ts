@@ -11,10 +11,12 @@
  * Results reach the sinks in source order, through the delivery (delivery.ts), which makes
  * them durable and records them every few seconds.
  */
-import { mkdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import type { ResultNeeds, RunContext, RunSummary, Source } from "../core/plugin.js";
+import { describeError } from "../core/document-error.js";
+import { ensureFolder } from "../core/output-folder.js";
 import type { DocumentResult, SourceChange, SourceItem } from "../core/records.js";
 import { EXIT } from "../exit-codes.js";
 import type { PipelineConfig } from "../pipeline/config.js";
@@ -42,6 +44,8 @@ export interface RunEvents {
   onResult?(result: DocumentResult, item: SourceItem): void;
   /** A document gone from the source was pruned. */
   onRemoved?(uri: string): void;
+  /** The source's listing passed over an entry (a filter, a hidden file, a link). */
+  onFiltered?(entry: { uri: string; reason: string }): void;
   /** The listing is done (and pruned); watch mode waits for changes now. */
   onWatching?(summary: RunSummary): void;
   /** The run is stopping: no new documents are taken. */
@@ -65,6 +69,11 @@ export interface RunOptions {
    * Its reason (a StopReason) names the signal and the exit code in the report.
    */
   stop?: AbortSignal;
+  /**
+   * Aborting it stops the documents in flight at once (they are done again by the next run);
+   * what was delivered is committed, the report written and the lock released as on any stop.
+   */
+  stopNow?: AbortSignal;
   /** Follow the source's changes after the listing, until stopped. */
   watch?: boolean;
   events?: RunEvents;
@@ -85,20 +94,46 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
   const { settings } = config;
   const events = options.events ?? {};
   const stop = options.stop ?? new AbortController().signal;
-  const identity = await pipelineIdentity(config);
-  // The source first: one that cannot be reached (a missing bucket) stops the run before anything is written.
-  const source = await config.source.spec.create(config.source.options, { ...context, purpose: "run" });
-  if (options.watch && !source.watch) throw new RunRefused(`the ${config.source.type} source cannot watch for changes`);
+  const summary = options.summary ?? emptySummary();
   const runFolder = resolve(config.baseDir, settings.run_folder);
-  await mkdir(runFolder, { recursive: true });
-  const lock = await lockRunFolder(runFolder, settings.run_folder.endsWith("/") ? settings.run_folder : settings.run_folder + "/");
+  const report = (exitCode: number, extra: Partial<RunReport> = {}, processor?: DocumentProcessor): RunReport => ({
+    pipeline: resolve(options.pipelineFile),
+    pid: process.pid,
+    started_at: startedAt.toISOString(),
+    finished_at: new Date().toISOString(),
+    exit_code: exitCode,
+    ...extra,
+    workers: processor?.capacity ?? 0,
+    workers_started: processor?.started ?? 0,
+    summary,
+    pages_per_second: summary.seconds > 0 ? Math.round((summary.pages / summary.seconds) * 10) / 10 : 0,
+    peak_rss_mib: { main: Math.round(process.resourceUsage().maxRSS / 1024), worker: Math.round((processor?.peakWorkerBytes ?? 0) / 1048576) },
+  });
+  const identity = await pipelineIdentity(config);
+  let source: Source;
+  try {
+    // The source first: one that cannot be reached (a missing bucket) stops the run before anything is written.
+    const skipped = (entry: { uri: string; reason: string }) => {
+      summary.filtered++;
+      summary.filteredBy[entry.reason] = (summary.filteredBy[entry.reason] ?? 0) + 1;
+      events.onFiltered?.(entry);
+    };
+    source = await config.source.spec.create(config.source.options, { ...context, purpose: "run", skipped });
+    if (options.watch && !source.watch) throw new RunRefused(`the ${config.source.type} source cannot watch for changes`);
+  } catch (err) {
+    // A summary of an earlier run must not stay to say all went well: replaced, if no other run holds the folder.
+    await reportFatalIfFree(runFolder, settings.run_folder, report(EXIT.fatal, { error: describeError(err) }));
+    throw err;
+  }
+  await ensureFolder(runFolder, folderName(settings.run_folder));
+  const lock = await lockRunFolder(runFolder, folderName(settings.run_folder));
   let state: RunState | undefined;
   let delivery: Delivery | undefined;
   let processor: DocumentProcessor | undefined;
   try {
     state = await RunState.open(join(runFolder, STATE_FILE));
     const sinks = await openSinks(config, context, state);
-    delivery = new Delivery(state, sinks, identity, options.summary ?? emptySummary());
+    delivery = new Delivery(state, sinks, identity, summary);
     const setup: WorkerSetup = {
       baseDir: config.baseDir,
       source: { type: config.source.type, options: config.source.options },
@@ -110,33 +145,48 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
     processor = options.processor
       ? await options.processor(setup, identity)
       : WorkerPool.start({ workers, setup, timeoutSeconds: settings.timeout_seconds, maxWorkerMemoryMb: settings.max_worker_memory_mb, warn: context.warn });
+    const running = processor;
+    options.stopNow?.addEventListener("abort", () => running.kill(), { once: true });
     events.onStarted?.({ source, workers: processor.capacity });
-    const summary = await drive(source, delivery, processor, identity, config, { stop, watch: options.watch === true, events });
+    await drive(source, delivery, processor, identity, config, { stop, watch: options.watch === true, events });
     await processor.close();
     const reason = stop.aborted ? (stop.reason as StopReason | undefined) : undefined;
-    const exitCode = reason?.exitCode ?? (summary.failed > 0 ? EXIT.failedDocuments : EXIT.ok);
-    const report: RunReport = {
-      pipeline: resolve(options.pipelineFile),
-      pid: process.pid,
-      started_at: startedAt.toISOString(),
-      finished_at: new Date().toISOString(),
-      exit_code: exitCode,
-      ...(reason ? { signal: reason.signal } : {}),
-      workers: processor.capacity,
-      workers_started: processor.started,
-      summary,
-      pages_per_second: summary.seconds > 0 ? Math.round((summary.pages / summary.seconds) * 10) / 10 : 0,
-      peak_rss_mib: { main: Math.round(process.resourceUsage().maxRSS / 1024), worker: Math.round(processor.peakWorkerBytes / 1048576) },
-    };
-    state.finishRun(report);
-    await writeRunReport(runFolder, report, state.failures());
-    return { summary, exitCode, report };
+    const failures = state.failures();
+    // Failures that remain — this run's, or earlier ones still unchanged — say so in the exit code.
+    const exitCode = reason?.exitCode ?? (failures.length > 0 ? EXIT.failedDocuments : EXIT.ok);
+    const done = report(exitCode, reason ? { signal: reason.signal } : {}, processor);
+    state.finishRun(done);
+    await writeRunReport(runFolder, done, failures);
+    return { summary, exitCode, report: done };
   } catch (err) {
     processor?.kill();
     await delivery?.abort();
+    const failed = report(EXIT.fatal, { error: describeError(err) }, processor);
+    await writeRunReport(runFolder, failed, state?.failures() ?? []).catch(() => {});
     throw err;
   } finally {
     state?.close();
+    await lock.release();
+  }
+}
+
+/** "out" → "out/", as messages name a folder. */
+function folderName(folder: string): string {
+  return folder.endsWith("/") ? folder : folder + "/";
+}
+
+/** Writes a fatal run's report over an earlier one, when the run folder exists and no other run holds it. */
+async function reportFatalIfFree(runFolder: string, name: string, failed: RunReport): Promise<void> {
+  if (!existsSync(runFolder)) return;
+  let lock;
+  try {
+    lock = await lockRunFolder(runFolder, folderName(name));
+  } catch {
+    return; // another run holds it: its report is its own
+  }
+  try {
+    await writeRunReport(runFolder, failed, undefined);
+  } finally {
     await lock.release();
   }
 }

@@ -3,7 +3,7 @@
  * failed.jsonl (every document whose last outcome is a failure, this run's or an earlier one's
  * that was skipped as unchanged since). Both are written whole, then renamed into place.
  */
-import { rename, writeFile } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunSummary } from "../core/plugin.js";
 import type { FailedDocument } from "./run-state.js";
@@ -20,6 +20,8 @@ export interface RunReport {
   exit_code: number;
   /** What stopped the run early, if anything (SIGINT, SIGTERM). */
   signal?: string;
+  /** Why a run that ended with exit code 1 failed. */
+  error?: string;
   workers: number;
   /** Workers started, replacements for stopped ones included. */
   workers_started: number;
@@ -28,14 +30,20 @@ export interface RunReport {
   peak_rss_mib: { main: number; worker: number };
 }
 
-export async function writeRunReport(folder: string, report: RunReport, failures: readonly FailedDocument[]): Promise<void> {
+/** Writes run-summary.json and, when `failures` are given (the run state was open), failed.jsonl. */
+export async function writeRunReport(folder: string, report: RunReport, failures: readonly FailedDocument[] | undefined): Promise<void> {
   await replace(join(folder, SUMMARY_FILE), JSON.stringify(report, null, 2) + "\n");
+  if (!failures) return;
   const lines = failures.map((f) => JSON.stringify({ uri: f.uri, code: f.code, message: f.message, ...(f.document_id ? { document_id: f.document_id } : {}), failed_at: f.processed_at }) + "\n");
   await replace(join(folder, FAILED_FILE), lines.join(""));
 }
 
 async function replace(path: string, text: string): Promise<void> {
   const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, text);
-  await rename(temp, path);
+  try {
+    await writeFile(temp, text);
+    await rename(temp, path);
+  } finally {
+    await rm(temp, { force: true });
+  }
 }

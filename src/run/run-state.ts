@@ -10,15 +10,18 @@
  * next run does again (each sink drops what came after its checkpoint).
  */
 import type { Database, Statement } from "better-sqlite3";
+import { isStorageError, outputError } from "../core/output-error.js";
 import type { ErrorCode } from "../core/records.js";
 
 /** Bumped when the tables change shape; each older version has a migration below. */
-const STATE_SCHEMA_VERSION = 2;
+const STATE_SCHEMA_VERSION = 3;
 
 /** The steps from each version to the next: MIGRATIONS[n - 1] takes version n to n + 1. */
 const MIGRATIONS = [
   // 1 → 2: one name for the sha256 of a document's bytes.
   "ALTER TABLE documents RENAME COLUMN content_hash TO document_id;",
+  // 2 → 3: how many times in a row a document failed the same way (retried-once failures).
+  "ALTER TABLE documents ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1;",
 ];
 
 const TABLES = `
@@ -33,6 +36,7 @@ CREATE TABLE IF NOT EXISTS documents (
   status TEXT NOT NULL CHECK (status IN ('ok', 'scan', 'failed')),
   error_code TEXT,
   error TEXT,
+  attempts INTEGER NOT NULL DEFAULT 1,
   pages INTEGER NOT NULL,
   chunks INTEGER NOT NULL,
   processed_at TEXT NOT NULL,
@@ -60,6 +64,8 @@ export interface KnownDocument {
   documentId: string | null;
   configHash: string;
   errorCode: ErrorCode | null;
+  /** Runs in a row that failed with errorCode on these bytes under this config (1 after one failure). */
+  attempts: number;
   /** Keys of the sinks that hold it. */
   sinks: Set<string>;
 }
@@ -74,6 +80,7 @@ export interface DocumentOutcome {
   status: "ok" | "scan" | "failed";
   errorCode: ErrorCode | null;
   error: string | null;
+  attempts: number;
   pages: number;
   chunks: number;
 }
@@ -106,7 +113,10 @@ export class RunState {
   private readonly dropIfUndelivered: Statement<[string]>;
   private readonly saveCheckpoint: Statement<[string, string, string]>;
 
-  private constructor(private readonly db: Database) {
+  private constructor(
+    private readonly db: Database,
+    private readonly path: string,
+  ) {
     db.pragma("journal_mode = WAL");
     // Safe without FULL: a commit lost to a power cut only makes the next run redo a batch,
     // because the sinks were made durable before it.
@@ -116,18 +126,18 @@ export class RunState {
     migrate(db);
     this.runId = Number(db.prepare("INSERT INTO runs (started_at) VALUES (?)").run(new Date().toISOString()).lastInsertRowid);
     this.find = db.prepare(
-      `SELECT fingerprint, document_id AS documentId, config_hash AS configHash, error_code AS errorCode,
+      `SELECT fingerprint, document_id AS documentId, config_hash AS configHash, error_code AS errorCode, attempts,
               (SELECT json_group_array(sink) FROM deliveries d WHERE d.uri = documents.uri) AS sinks
          FROM documents WHERE uri = ?`,
     );
     this.markSeen = db.prepare("UPDATE documents SET seen_run = ? WHERE uri = ?");
     this.setFingerprint = db.prepare("UPDATE documents SET fingerprint = @fingerprint, size = @size, mtime_ms = @mtimeMs, seen_run = @run WHERE uri = @uri");
     this.upsert = db.prepare(
-      `INSERT INTO documents (uri, fingerprint, size, mtime_ms, document_id, config_hash, status, error_code, error, pages, chunks, processed_at, seen_run)
-       VALUES (@uri, @fingerprint, @size, @mtimeMs, @documentId, @configHash, @status, @errorCode, @error, @pages, @chunks, @processedAt, @run)
+      `INSERT INTO documents (uri, fingerprint, size, mtime_ms, document_id, config_hash, status, error_code, error, attempts, pages, chunks, processed_at, seen_run)
+       VALUES (@uri, @fingerprint, @size, @mtimeMs, @documentId, @configHash, @status, @errorCode, @error, @attempts, @pages, @chunks, @processedAt, @run)
        ON CONFLICT (uri) DO UPDATE SET fingerprint = excluded.fingerprint, size = excluded.size, mtime_ms = excluded.mtime_ms,
          document_id = excluded.document_id, config_hash = excluded.config_hash, status = excluded.status, error_code = excluded.error_code,
-         error = excluded.error, pages = excluded.pages, chunks = excluded.chunks, processed_at = excluded.processed_at, seen_run = excluded.seen_run`,
+         error = excluded.error, attempts = excluded.attempts, pages = excluded.pages, chunks = excluded.chunks, processed_at = excluded.processed_at, seen_run = excluded.seen_run`,
     );
     this.deliver = db.prepare("INSERT OR IGNORE INTO deliveries (uri, sink) VALUES (?, ?)");
     this.undeliver = db.prepare("DELETE FROM deliveries WHERE uri = ? AND sink = ?");
@@ -138,11 +148,17 @@ export class RunState {
 
   static async open(path: string): Promise<RunState> {
     const { default: Database } = await import("better-sqlite3");
-    const db = new Database(path);
+    let db: Database;
     try {
-      return new RunState(db);
+      db = new Database(path);
+    } catch (err) {
+      throw outputError(err, path, "open");
+    }
+    try {
+      return new RunState(db, path);
     } catch (err) {
       db.close();
+      if (isStorageError(err)) throw outputError(err, path);
       throw new Error(`${path}: ${(err as Error).message}`, { cause: err });
     }
   }
@@ -174,10 +190,10 @@ export class RunState {
     for (const change of this.pending.get(uri) ?? []) {
       if (change.kind === "fingerprint" && known) known = { ...known, fingerprint: change.fingerprint };
       else if (change.kind === "outcome") {
-        const { fingerprint, documentId, configHash, errorCode } = change.outcome;
+        const { fingerprint, documentId, configHash, errorCode, attempts } = change.outcome;
         const sinks = new Set(change.replaceSinks ? [] : known?.sinks);
         for (const s of change.sinks) sinks.add(s);
-        known = { fingerprint, documentId, configHash, errorCode, sinks };
+        known = { fingerprint, documentId, configHash, errorCode, attempts, sinks };
       } else if (change.kind === "removed" && known) {
         const sinks = new Set(known.sinks);
         for (const s of change.sinks) sinks.delete(s);
@@ -224,6 +240,14 @@ export class RunState {
 
   /** Records the pending changes and the sinks' checkpoint tokens, in one transaction. */
   commit(checkpoints: ReadonlyMap<string, { type: string; token: unknown }>): void {
+    try {
+      this.commitNow(checkpoints);
+    } catch (err) {
+      throw isStorageError(err) ? outputError(err, this.path) : err;
+    }
+  }
+
+  private commitNow(checkpoints: ReadonlyMap<string, { type: string; token: unknown }>): void {
     const run = this.runId;
     const processedAt = new Date().toISOString();
     this.db.transaction(() => {

@@ -33,6 +33,8 @@ export interface PoolOptions {
 const MEMORY_POLL_MS = 100;
 /** Bytes of a worker's stderr kept to explain a crash. */
 const STDERR_TAIL = 2048;
+/** Workers in a row that may die while starting before the run gives up. */
+const MAX_START_FAILURES = 3;
 
 interface Job {
   id: number;
@@ -48,6 +50,8 @@ interface Slot {
   job?: Job;
   /** Set when the pool kills the worker, to name the reason in the document's error record. */
   killedFor?: { code: "timeout" | "resource_limit"; message: string };
+  /** The worker said it could not build the stages: starting another would fail the same way. */
+  initFailed?: boolean;
   stderr: string;
 }
 
@@ -61,6 +65,8 @@ export class WorkerPool implements DocumentProcessor {
   peakWorkerBytes = 0;
   /** Workers started in all (the first ones and every replacement). */
   started = 0;
+  /** Workers in a row that died while starting. */
+  private startFailures = 0;
 
   get capacity(): number {
     return this.options.workers;
@@ -181,9 +187,11 @@ export class WorkerPool implements DocumentProcessor {
       child.on("message", (message: FromWorker) => {
         if (message.type === "ready") {
           slot.ready = true;
+          this.startFailures = 0;
           resolve();
           this.dispatch();
         } else if (message.type === "init_failed") {
+          slot.initFailed = true;
           reject(new Error(`an extraction worker could not build the stages: ${message.message}`));
           child.kill("SIGKILL");
         } else if (message.type === "warn") {
@@ -197,8 +205,11 @@ export class WorkerPool implements DocumentProcessor {
       child.on("exit", (code, signal) => {
         this.slots.delete(slot);
         if (!slot.ready) {
-          if (this.stopping) resolve();
-          else reject(new Error(`an extraction worker exited while starting (${signal ?? code}): ${slot.stderr.trim()}`));
+          if (this.stopping) return resolve();
+          // Killed from outside while it started (an operator, the OOM killer): another takes its
+          // place. One that keeps dying on its own cannot run anything: the run stops.
+          if (signal && !slot.initFailed && ++this.startFailures < MAX_START_FAILURES) return void this.spawn().then(resolve, reject);
+          return reject(new Error(`an extraction worker exited while starting (${signal ?? code}): ${slot.stderr.trim()}`));
         }
         if (slot.job) this.finish(slot, failure(slot.job.job, this.exitReason(slot, code, signal)));
         if (this.stopping || !slot.ready) return;
@@ -216,7 +227,7 @@ export class WorkerPool implements DocumentProcessor {
       return new DocumentError("resource_limit", `extraction ran out of JavaScript heap (max_worker_memory_mb ${this.options.maxWorkerMemoryMb} MiB); its worker was stopped`);
     }
     const tail = slot.stderr.trim().split("\n").slice(-3).join(" / ");
-    return new DocumentError("stage_failed", `the extraction worker exited unexpectedly (${signal ?? `code ${code}`})${tail ? `: ${tail}` : ""}`);
+    return new DocumentError("worker_lost", `the extraction worker was lost (${signal ? `stopped by ${signal}` : `exit code ${code}`}: killed from outside, or it crashed)${tail ? `: ${tail}` : ""}`);
   }
 }
 

@@ -1,6 +1,6 @@
-import { mkdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { z } from "zod";
+import { ensureFolder } from "../core/output-folder.js";
 import { defineSink, type PreviousDelivery } from "../core/plugin.js";
 import type { ChunkRecord, DocumentResult, Line, PageRecord } from "../core/records.js";
 import { documentStatus, pageFlags, pageLabel } from "../text/page-facts.js";
@@ -44,6 +44,11 @@ export default defineSink({
     { records: "chunks", path: "out/chunks.jsonl", prune: true },
   ],
   needs: (opts) => ({ lines: opts.include_lines }),
+  writesFiles(opts, baseDir) {
+    const records = opts.records ?? "pages";
+    const target = resolve(baseDir, opts.path ?? (records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl"));
+    return records === "chunks" ? [{ path: target, option: "path" }, { path: documentsPath(target), option: "path" }] : [{ path: target, option: "path" }];
+  },
   settle(opts, pipeline) {
     const records = opts.records ?? (pipeline.chunks ? "chunks" : "pages");
     const problems = [];
@@ -55,7 +60,7 @@ export default defineSink({
   async create(opts, context) {
     const records = opts.records ?? "pages";
     const target = resolve(context.baseDir, opts.path ?? (records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl"));
-    await mkdir(dirname(target), { recursive: true });
+    await ensureFolder(dirname(target));
     const paths = records === "pages" ? [target] : [target, documentsPath(target)];
     const files = await openTogether(paths, context.checkpoint as JsonlCheckpoint | undefined);
     const [main, documents] = files as [LogFile, LogFile | undefined];

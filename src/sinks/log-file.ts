@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { open, stat, type FileHandle } from "node:fs/promises";
+import { outputError } from "../core/output-error.js";
 
 export interface LogFileToken {
   size: number;
@@ -28,25 +29,47 @@ export class LogFile {
 
   /** Opens `path` at its token, or empty (truncating it) when there is none or it does not match. */
   static async open(path: string, token: LogFileToken | undefined): Promise<LogFile> {
-    if (token && (await matches(path, token))) {
-      const handle = await open(path, "r+");
-      await handle.truncate(token.size);
-      return new LogFile(path, handle, token.size, token.size, true);
+    try {
+      if (token && (await matches(path, token))) {
+        const handle = await open(path, "r+");
+        await handle.truncate(token.size);
+        return new LogFile(path, handle, token.size, token.size, true);
+      }
+      return new LogFile(path, await open(path, "w+"), 0, 0, false);
+    } catch (err) {
+      throw outputError(err, path, "open");
     }
-    return new LogFile(path, await open(path, "w+"), 0, 0, false);
   }
 
-  /** Appends whole lines, in one write. */
+  /**
+   * Appends whole lines. A write the file system cuts short (a full disk) is continued until
+   * every byte is written, or, when it fails, cut back to where this append began: the file
+   * never ends in half a record.
+   */
   async append(records: readonly object[]): Promise<void> {
     if (records.length === 0) return;
     const bytes = Buffer.from(records.map((r) => JSON.stringify(r) + "\n").join(""));
-    await this.handle.write(bytes, 0, bytes.length, this.size);
+    let written = 0;
+    try {
+      while (written < bytes.length) {
+        const { bytesWritten } = await this.handle.write(bytes, written, bytes.length - written, this.size + written);
+        if (bytesWritten === 0) throw Object.assign(new Error("the write made no progress"), { code: "EIO" });
+        written += bytesWritten;
+      }
+    } catch (err) {
+      await this.handle.truncate(this.size).catch(() => {});
+      throw outputError(err, this.path);
+    }
     this.size += bytes.length;
   }
 
   /** Makes everything appended durable and returns the token that describes the file now. */
   async checkpoint(): Promise<LogFileToken> {
-    await this.handle.datasync();
+    try {
+      await this.handle.datasync();
+    } catch (err) {
+      throw outputError(err, this.path, "sync");
+    }
     this.committed = this.size;
     return { size: this.size, tail_sha256: await tailHash(this.handle, this.size) };
   }

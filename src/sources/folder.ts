@@ -1,3 +1,4 @@
+import type { Dirent } from "node:fs";
 import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -29,12 +30,13 @@ export default defineSource({
   type: "folder",
   summary: "Every file under a folder that matches the include globs, recursively, in sorted order.",
   options,
+  readsFolder: (opts, baseDir) => resolve(baseDir, opts.path),
   examples: [{ path: "fixtures/samples" }, { path: "/srv/intake", include: ["**/*.pdf"], exclude: ["**/drafts/**"], watch: true, stable_seconds: 5 }],
   create(opts, context): Source {
     const root = resolve(context.baseDir, opts.path);
     const walkOptions = { filter: pathFilter(opts), followSymlinks: opts.follow_symlinks, stableMs: opts.stable_seconds * 1000 };
     return {
-      list: () => walk(root, walkOptions),
+      list: () => walk(root, { ...walkOptions, skipped: context.skipped }),
       read: async (item) => readSettled(itemPath(root, item), walkOptions.stableMs),
       async count(signal) {
         let items = 0;
@@ -56,11 +58,16 @@ interface WalkOptions {
   followSymlinks: boolean;
   /** A file is read once it has not changed for this long. */
   stableMs: number;
+  /** Told of every entry the listing passes over, and why (filters, hidden files, links). */
+  skipped?(entry: { uri: string; reason: string }): void;
 }
 
 /**
- * Depth-first, each folder's entries sorted by name, so a run over the same tree always meets
- * the files in the same order. One folder is read at a time: nothing is listed ahead.
+ * Depth-first, each folder's entries sorted by name (their bytes), so a run over the same tree
+ * always meets the files in the same order. One folder is read at a time: nothing is listed
+ * ahead. Names are read as bytes: one that is not valid UTF-8 is listed under an escaped form
+ * (`\xff`) and read by its bytes, never dropped. A subfolder that cannot be listed becomes an
+ * item with a problem (an error record for that folder); the rest of the tree is still listed.
  */
 async function* walk(root: string, options: WalkOptions): AsyncGenerator<SourceItem> {
   const rootStat = await stat(root).catch((err: NodeJS.ErrnoException) => {
@@ -68,7 +75,7 @@ async function* walk(root: string, options: WalkOptions): AsyncGenerator<SourceI
   });
   if (!rootStat.isDirectory()) throw new Error(`source folder ${root} is not a folder`);
   const realRoot = await realpath(root);
-  yield* walkFolder(root, root, { realRoot, visited: new Set([realRoot]) }, options);
+  yield* walkFolder(root, undefined, { realRoot, visited: new Set([realRoot]) }, options);
 }
 
 interface WalkState {
@@ -77,21 +84,47 @@ interface WalkState {
   visited: Set<string>;
 }
 
-async function* walkFolder(root: string, dir: string, state: WalkState, options: WalkOptions): AsyncGenerator<SourceItem> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+/** A path under the source's folder: as shown (the uri, the globs), and as bytes (what the file system calls it). */
+interface RelPath {
+  text: string;
+  bytes: Buffer;
+  /** False when a name in it is not valid UTF-8: `text` shows it escaped, `bytes` are what read() uses. */
+  exact: boolean;
+}
+
+async function* walkFolder(root: string, rel: RelPath | undefined, state: WalkState, options: WalkOptions): AsyncGenerator<SourceItem> {
+  const dir = rel ? bytesPath(root, rel.bytes) : Buffer.from(root);
+  let entries: Dirent<Buffer>[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true, encoding: "buffer" });
+  } catch (err) {
+    if (!rel) throw err;
+    yield unlistedFolder(root, rel, err as NodeJS.ErrnoException);
+    return;
+  }
+  entries.sort((a, b) => Buffer.compare(a.name, b.name));
   for (const entry of entries) {
-    const path = join(dir, entry.name);
-    const rel = relative(root, path).split(sep).join("/");
-    if (options.filter.excludes(rel)) continue;
+    const child = childPath(rel, entry.name);
+    const path = bytesPath(root, child.bytes);
+    const uri = join(root, child.text);
+    if (options.filter.excludes(child.text)) {
+      options.skipped?.({ uri, reason: "excluded" });
+      continue;
+    }
     let isDir = entry.isDirectory();
     let isFile = entry.isFile();
     if (entry.isSymbolicLink()) {
-      if (!options.followSymlinks) continue;
+      if (!options.followSymlinks) {
+        options.skipped?.({ uri, reason: "symlink" });
+        continue;
+      }
       const real = await realpath(path).catch(() => undefined);
       // A dangling link, or one to something inside the folder, which is listed on its own
       // under its real name (and a link to a folder above would loop).
-      if (!real || isInside(real, state.realRoot)) continue;
+      if (!real || isInside(real, state.realRoot)) {
+        options.skipped?.({ uri, reason: real ? "symlink inside the folder" : "dangling symlink" });
+        continue;
+      }
       const target = await stat(real).catch(() => undefined);
       isDir = target?.isDirectory() ?? false;
       isFile = target?.isFile() ?? false;
@@ -100,12 +133,82 @@ async function* walkFolder(root: string, dir: string, state: WalkState, options:
       const real = await realpath(path).catch(() => undefined);
       if (!real || state.visited.has(real)) continue;
       state.visited.add(real);
-      yield* walkFolder(root, path, state, options);
-    } else if (isFile && options.filter.includes(rel)) {
+      yield* walkFolder(root, child, state, options);
+    } else if (isFile) {
+      if (!options.filter.includes(child.text)) {
+        options.skipped?.({ uri, reason: child.text.split("/").some((part) => part.startsWith(".")) ? "hidden" : "not included" });
+        continue;
+      }
       const info = await stat(path).catch(() => undefined);
       if (!info) continue; // removed while listing
-      yield fileItem(rel, path, info.size, info.mtimeMs);
+      yield fileItem(child.text, uri, info.size, info.mtimeMs, child.exact ? undefined : child.bytes);
+    } else {
+      options.skipped?.({ uri, reason: "not a file" });
     }
+  }
+}
+
+function childPath(parent: RelPath | undefined, name: Buffer): RelPath {
+  const decoded = decodeName(name);
+  if (!parent) return { text: decoded.text, bytes: Buffer.from(name), exact: decoded.exact };
+  return { text: `${parent.text}/${decoded.text}`, bytes: Buffer.concat([parent.bytes, SLASH, name]), exact: parent.exact && decoded.exact };
+}
+
+const SLASH = Buffer.from("/");
+
+function bytesPath(root: string, rel: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(root), SLASH, rel]);
+}
+
+/** A subfolder that cannot be listed, as an item whose problem becomes its error record. */
+function unlistedFolder(root: string, rel: RelPath, err: NodeJS.ErrnoException): SourceItem {
+  const denied = err.code === "EACCES" || err.code === "EPERM";
+  return {
+    uri: join(root, rel.text),
+    path: rel.text,
+    size: 0,
+    mtimeMs: 0,
+    fingerprint: `unlisted:${err.code ?? "error"}`,
+    problem: {
+      code: denied ? "access_denied" : "read_failed",
+      message: `this folder cannot be listed (${denied ? "permission denied" : (err.code ?? err.message)}): the files in it were not read; the run lists it again next time`,
+    },
+  };
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A file name as text: decoded when it is valid UTF-8, else with each byte that is not part of a valid sequence as \xNN. */
+export function decodeName(bytes: Uint8Array): { text: string; exact: boolean } {
+  try {
+    return { text: UTF8.decode(bytes), exact: true };
+  } catch {
+    let text = "";
+    for (let i = 0; i < bytes.length; ) {
+      const length = sequenceLength(bytes, i);
+      if (length > 0) {
+        text += Buffer.from(bytes.subarray(i, i + length)).toString("utf8");
+        i += length;
+      } else {
+        text += `\\x${bytes[i]!.toString(16).padStart(2, "0")}`;
+        i++;
+      }
+    }
+    return { text, exact: false };
+  }
+}
+
+/** The length of the valid UTF-8 sequence starting at `i`, or 0 when there is none. */
+function sequenceLength(bytes: Uint8Array, i: number): number {
+  const lead = bytes[i]!;
+  const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+  if (length === 0 || i + length > bytes.length) return 0;
+  const sequence = bytes.subarray(i, i + length);
+  try {
+    UTF8.decode(sequence);
+    return length;
+  } catch {
+    return 0;
   }
 }
 
@@ -115,19 +218,25 @@ function isInside(path: string, folder: string): boolean {
 
 /**
  * A listed file as data: `path` is where it is under the source's folder (with "/"), which is
- * what a worker reads from its own copy of the source, wherever that folder is mounted there.
+ * what a worker reads from its own copy of the source, wherever that folder is mounted there;
+ * `path_bytes` (base64) is its name as bytes, when that is not valid UTF-8.
  */
-export function fileItem(path: string, uri: string, size: number, mtimeMs: number): SourceItem {
-  return { uri, path, size, mtimeMs, fingerprint: `size:${size} mtime:${Math.round(mtimeMs)}` };
+export function fileItem(path: string, uri: string, size: number, mtimeMs: number, pathBytes?: Buffer): SourceItem {
+  return { uri, path, ...(pathBytes ? { path_bytes: pathBytes.toString("base64") } : {}), size, mtimeMs, fingerprint: `size:${size} mtime:${Math.round(mtimeMs)}` };
 }
 
 /** Where an item of this source is on this machine; an item that is not under the folder is refused. */
-function itemPath(root: string, item: SourceItem): string {
+function itemPath(root: string, item: SourceItem): string | Buffer {
+  const refuse = () => new DocumentError("read_failed", `not an item of this folder source (${root}): ${JSON.stringify(item.path ?? item.uri)}`);
+  if (typeof item.path_bytes === "string") {
+    const rel = Buffer.from(item.path_bytes, "base64");
+    const parts = rel.toString("latin1").split("/");
+    if (rel.length === 0 || rel[0] === 0x2f || parts.some((p) => p === ".." || p === "." || p === "")) throw refuse();
+    return bytesPath(root, rel);
+  }
   const rel = typeof item.path === "string" ? item.path : undefined;
   const path = rel === undefined ? undefined : resolve(root, ...rel.split("/"));
-  if (rel === undefined || rel === "" || isAbsolute(rel) || !path || !isInside(path, root) || path === root) {
-    throw new DocumentError("read_failed", `not an item of this folder source (${root}): ${JSON.stringify(item.path ?? item.uri)}`);
-  }
+  if (rel === undefined || rel === "" || isAbsolute(rel) || !path || !isInside(path, root) || path === root) throw refuse();
   return path;
 }
 
@@ -139,7 +248,7 @@ const READ_ATTEMPTS = 5;
  * size and mtime after the read as before it, so a file still being written is never taken
  * half-written.
  */
-async function readSettled(path: string, stableMs: number): Promise<Uint8Array> {
+async function readSettled(path: string | Buffer, stableMs: number): Promise<Uint8Array> {
   for (let attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
     const before = await stat(path).catch(rethrowAsReadError);
     const age = Date.now() - before.mtimeMs;

@@ -46,19 +46,50 @@ describe("pipeline.yaml validation", () => {
   });
 
   it("requires at least one stage, and the first one to read the documents", async () => {
-    const empty = "source: { type: folder, path: . }\nstages: []\nsinks: [{ type: jsonl }]\n";
+    const empty = "source: { type: folder, path: in }\nstages: []\nsinks: [{ type: jsonl }]\n";
     expect(await issuesOf(empty)).toEqual(["pipeline.yaml:2:9 stages: needs at least 1 item(s)"]);
-    const noExtract = "source: { type: folder, path: . }\nstages: [{ type: ./test/helpers/uppercase-stage.ts }]\nsinks: [{ type: jsonl }]\n";
+    const noExtract = "source: { type: folder, path: in }\nstages: [{ type: ./test/helpers/uppercase-stage.ts }]\nsinks: [{ type: jsonl }]\n";
     expect(await issuesOf(noExtract)).toEqual(['pipeline.yaml:2:18 stages[0].type: the first stage must read the documents (extract), not "uppercase"']);
   });
 
   it("chooses chunk records for a jsonl sink after a chunk stage, and refuses them without one, at the option", async () => {
-    const withChunk = await parsePipeline("source: { type: folder, path: . }\nstages: [{ type: extract }, { type: chunk }]\nsinks: [{ type: jsonl }]\n", where);
+    const withChunk = await parsePipeline("source: { type: folder, path: in }\nstages: [{ type: extract }, { type: chunk }]\nsinks: [{ type: jsonl }]\n", where);
     expect(withChunk.ok && withChunk.config.sinks[0]!.options.records).toBe("chunks");
-    const without = await parsePipeline("source: { type: folder, path: . }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n", where);
+    const without = await parsePipeline("source: { type: folder, path: in }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n", where);
     expect(without.ok && without.config.sinks[0]!.options.records).toBe("pages");
-    const text = "source: { type: folder, path: . }\nstages: [{ type: extract }]\nsinks:\n  - type: jsonl\n    records: chunks\n";
+    const text = "source: { type: folder, path: in }\nstages: [{ type: extract }]\nsinks:\n  - type: jsonl\n    records: chunks\n";
     expect(await issuesOf(text)).toEqual(["pipeline.yaml:5:14 sinks[0].records: chunks need a chunk stage in the pipeline (- type: chunk), and there is none"]);
+  });
+
+  it("refuses a sink that writes inside the source folder or onto a source file, and two sinks on one file, before anything opens", async () => {
+    const text = [
+      "source: { type: folder, path: fixtures/samples }", // 1
+      "stages: [{ type: extract }]", // 2
+      "sinks:", // 3
+      "  - type: jsonl", // 4
+      "    path: fixtures/samples/meeting-minutes.pdf", // 5
+      "  - type: jsonl", // 6
+      "    path: out/pages.jsonl", // 7
+      "  - type: jsonl", // 8
+      "    path: out/pages.jsonl", // 9
+    ].join("\n");
+    expect(await issuesOf(text)).toEqual([
+      "pipeline.yaml:5:11 sinks[0].path: fixtures/samples/meeting-minutes.pdf is inside the source folder fixtures/samples: the run would read what it writes, and could overwrite a document; write it elsewhere",
+      "pipeline.yaml:9:11 sinks[2].path: out/pages.jsonl is written by sinks[1] too: two sinks on one file corrupt it; give each its own path",
+    ]);
+    // A default path counts too: two sqlite sinks without a path both write out/archive.sqlite.
+    expect(await issuesOf("source: { type: folder, path: in }\nstages: [{ type: extract }]\nsinks:\n  - type: sqlite\n  - type: sqlite\n")).toEqual([
+      "pipeline.yaml:5:11 sinks[1].type: out/archive.sqlite is written by sinks[0] too: two sinks on one file corrupt it; give each its own path",
+    ]);
+  });
+
+  it("refuses a size cap that admits files the worker's memory cap cannot hold", async () => {
+    const text = "max_worker_memory_mb: 512\nmax_file_bytes: 268435456\nsource: { type: folder, path: in }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n";
+    expect(await issuesOf(text)).toEqual([
+      "pipeline.yaml:2:17 max_file_bytes: max_file_bytes (268435456) admits files that cannot fit max_worker_memory_mb (512 MiB): a worker needs about 3 × a file's size, so files up to 178956970 bytes fit; lower max_file_bytes or raise max_worker_memory_mb",
+    ]);
+    // The defaults agree with each other.
+    expect(await issuesOf("source: { type: folder, path: in }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n")).toEqual([]);
   });
 
   it("reports a missing required option at its component", async () => {
@@ -72,12 +103,12 @@ describe("pipeline.yaml validation", () => {
   });
 
   it("rejects a bad page range with a sentence", async () => {
-    const text = "source: { type: folder, path: . }\nstages: [{ type: extract, pages: '4-2' }]\nsinks: [{ type: jsonl }]\n";
+    const text = "source: { type: folder, path: in }\nstages: [{ type: extract, pages: '4-2' }]\nsinks: [{ type: jsonl }]\n";
     expect(await issuesOf(text)).toEqual(['pipeline.yaml:2:34 stages[0].pages: "4-2" ends before it starts']);
   });
 
   it("loads a user's stage module through the same contract", async () => {
-    const text = "source: { type: folder, path: . }\nstages: [{ type: extract }, { type: ./test/helpers/uppercase-stage.ts }]\nsinks: [{ type: jsonl }]\n";
+    const text = "source: { type: folder, path: in }\nstages: [{ type: extract }, { type: ./test/helpers/uppercase-stage.ts }]\nsinks: [{ type: jsonl }]\n";
     const r = await parsePipeline(text, where);
     expect(r.ok && r.config.stages.map((s) => s.spec.type)).toEqual(["extract", "uppercase"]);
   });

@@ -41,10 +41,10 @@ describe("environment references in pipeline.yaml", () => {
   });
 
   it("point into lists and leave keys, numbers and booleans alone", async () => {
-    const text = "concurrency: 3\nsource: { type: folder, path: ., exclude: ['a/**', '${EXCLUDED}'] }\nstages: [{ type: extract, collapse_letter_spacing: false }]\nsinks: [{ type: jsonl }]\n";
+    const text = "concurrency: 3\nsource: { type: folder, path: in, exclude: ['a/**', '${EXCLUDED}'] }\nstages: [{ type: extract, collapse_letter_spacing: false }]\nsinks: [{ type: jsonl }]\n";
     const r = await parse(text, {});
     expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([
-      "pipeline.yaml:2:52 source.exclude[1]: environment variable EXCLUDED is not set (write ${EXCLUDED:-fallback} for a default)",
+      "pipeline.yaml:2:53 source.exclude[1]: environment variable EXCLUDED is not set (write ${EXCLUDED:-fallback} for a default)",
     ]);
     const ok = await parse(text, { EXCLUDED: "drafts" });
     expect(ok.ok && [ok.config.settings.concurrency, ok.config.source.options.exclude, ok.config.stages[0]!.options.collapse_letter_spacing]).toEqual([3, ["a/**", "drafts"], false]);

@@ -12,6 +12,7 @@ const known = (over: Partial<KnownDocument> = {}): KnownDocument => ({
   documentId: "d1",
   configHash: "config-1",
   errorCode: null,
+  attempts: 0,
   sinks: new Set(["jsonl:a", "sqlite:b"]),
   ...over,
 });
@@ -34,13 +35,30 @@ describe("planning an item", () => {
 
   it("processes again under a changed config; a limit failure only when the limits change", () => {
     expect(planItem(item(), known({ configHash: "config-0" }), context).action).toBe("process");
-    const timedOut = known({ configHash: "limits-1", errorCode: "timeout", documentId: null });
-    expect(planItem(item(), timedOut, context)).toEqual({ action: "skip" });
-    expect(planItem(item(), timedOut, { ...context, identity: { ...identity, limitsHash: "limits-2" } }).action).toBe("process");
+    const timedOutTwice = known({ configHash: "limits-1", errorCode: "timeout", attempts: 2, documentId: null });
+    expect(planItem(item(), timedOutTwice, context)).toEqual({ action: "skip" });
+    expect(planItem(item(), timedOutTwice, { ...context, identity: { ...identity, limitsHash: "limits-2" } }).action).toBe("process");
   });
 
-  it("tries a failed read again on every run", () => {
-    expect(planItem(item(), known({ errorCode: "read_failed", documentId: null }), context).action).toBe("process");
+  it("tries transient failures again on every run, whatever the count", () => {
+    for (const code of ["read_failed", "not_found", "access_denied"] as const) {
+      expect(planItem(item(), known({ errorCode: code, attempts: 7, documentId: null }), context).action, code).toBe("process");
+    }
+  });
+
+  it("tries a timeout or a lost worker once more on the next run, then leaves it", () => {
+    for (const code of ["timeout", "worker_lost"] as const) {
+      const configHash = code === "timeout" ? "limits-1" : "config-1";
+      expect(planItem(item(), known({ errorCode: code, attempts: 1, configHash }), context).action, code).toBe("process");
+      expect(planItem(item(), known({ errorCode: code, attempts: 2, configHash }), context).action, code).toBe("skip");
+    }
+  });
+
+  it("leaves a permanent failure until the bytes or the config change", () => {
+    const damaged = known({ errorCode: "damaged", attempts: 1 });
+    expect(planItem(item(), damaged, context)).toEqual({ action: "skip" });
+    expect(planItem(item("size:11 mtime:3"), damaged, context).action).toBe("process");
+    expect(planItem(item(), damaged, { ...context, identity: { ...identity, configHash: "config-2" } }).action).toBe("process");
   });
 
   it("refuses a file larger than max_file_bytes without reading it", () => {

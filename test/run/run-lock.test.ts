@@ -7,6 +7,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promi
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { longDocumentPdf } from "../../fixtures/hostile.mjs";
 import { LOCK_FILE, lockRunFolder, RunFolderLocked } from "../../src/run/run-lock.js";
 
 let dir: string;
@@ -66,7 +67,8 @@ describe("the run folder's lock", () => {
 describe("pagestream run on a locked run folder", () => {
   it("refuses a second run at once, exit 2, while the first goes on and finishes", async () => {
     await mkdir(join(dir, "in"));
-    for (let i = 0; i < 6; i++) await copyFile("fixtures/samples/quarterly-report.pdf", join(dir, "in", `q${i}.pdf`));
+    // Long enough that the first run is still at work when the second starts, on any machine.
+    for (let i = 0; i < 6; i++) await writeFile(join(dir, "in", `log${i}.pdf`), longDocumentPdf(150));
     await writeFile(join(dir, "pipeline.yaml"), "concurrency: 1\nsource: { type: folder, path: in, stable_seconds: 0 }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: out/pages.jsonl }]\n");
     const cli = resolve("dist/cli.js");
     const first = spawn(process.execPath, [cli, "run", "--progress", "never", "--progress-every", "1"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });

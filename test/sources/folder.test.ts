@@ -1,6 +1,8 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SourceItem } from "../../src/core/records.js";
 import { ALL_NEEDS, processJob } from "../../src/run/process-document.js";
@@ -96,5 +98,51 @@ describe("folder source", () => {
 
   it("says clearly when the folder does not exist", async () => {
     await expect(list({ path: join(root, "missing") })).rejects.toThrow(/source folder .*missing cannot be read: it does not exist/);
+  });
+});
+
+describe("folder source: names and folders it cannot take as they are", () => {
+  it("lists a file whose name is not valid UTF-8 under an escaped name, and reads it by its bytes", async () => {
+    const name = Buffer.concat([Buffer.from("report-"), Buffer.from([0xff, 0xfe]), Buffer.from("-März.pdf")]);
+    await writeFile(Buffer.concat([Buffer.from(root + "/"), name]), "%PDF-1.7 bytes");
+    const source = await folder.create(folder.options.parse({ path: root, stable_seconds: 0 }), { baseDir: root, warn: () => {}, purpose: "run" });
+    const items: SourceItem[] = [];
+    for await (const item of source.list()) items.push(item);
+    expect(items.map((i) => [i.path, i.uri])).toEqual([["report-\\xff\\xfe-März.pdf", join(root, "report-\\xff\\xfe-März.pdf")]]);
+    const sent = JSON.parse(JSON.stringify(items[0])) as SourceItem;
+    expect(Buffer.from(await source.read(sent)).toString()).toBe("%PDF-1.7 bytes");
+    await expect(source.read({ ...sent, path_bytes: Buffer.from("../x.pdf").toString("base64") })).rejects.toThrow(/not an item of this folder source/);
+  });
+
+  it("tells the run about every entry it passes over, and why", async () => {
+    for (const f of ["a.pdf", ".hidden.pdf", ".cache/b.pdf", "notes.txt", "drafts/c.pdf"]) await touch(f);
+    const skipped: string[] = [];
+    const source = await folder.create(folder.options.parse({ path: root, exclude: ["drafts"] }), { baseDir: root, warn: () => {}, purpose: "run", skipped: (e) => skipped.push(`${e.uri.slice(root.length + 1)}: ${e.reason}`) });
+    const listed: string[] = [];
+    for await (const item of source.list()) listed.push(item.path as string);
+    expect(listed).toEqual(["a.pdf"]);
+    expect(skipped).toEqual([".cache/b.pdf: hidden", ".hidden.pdf: hidden", "drafts: excluded", "notes.txt: not included"]);
+  });
+
+  it("gives a subfolder it may not list as an item with a problem, and lists the rest (run as an unprivileged user)", async () => {
+    for (const f of ["a/one.pdf", "locked/two.pdf", "z/three.pdf"]) await touch(f);
+    await chmod(join(root, "locked"), 0o000);
+    await chmod(root, 0o755);
+    // Root reads any folder: the listing runs as nobody, the way a nightly job's user meets a folder it may not read.
+    const script = `import folder from ${JSON.stringify(pathToFileURL(resolve("dist/sources/folder.js")).href)};
+      const source = await folder.create(folder.options.parse({ path: ${JSON.stringify(root)} }), { baseDir: "/", warn: () => {}, purpose: "run" });
+      const out = []; for await (const item of source.list()) out.push({ path: item.path, problem: item.problem });
+      console.log(JSON.stringify(out));`;
+    const r = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "--input-type=module", "-e", script], { encoding: "utf8" });
+    await chmod(join(root, "locked"), 0o755);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual([
+      { path: "a/one.pdf" },
+      {
+        path: "locked",
+        problem: { code: "access_denied", message: "this folder cannot be listed (permission denied): the files in it were not read; the run lists it again next time" },
+      },
+      { path: "z/three.pdf" },
+    ]);
   });
 });

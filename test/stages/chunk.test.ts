@@ -281,7 +281,7 @@ describe("chunk stage: in a pipeline", () => {
   });
 
   it("reports bad limits at the option in pipeline.yaml", async () => {
-    const yaml = ["source: { type: folder, path: . }", "stages:", "  - type: extract", "  - type: chunk", "    max_tokens: 100", "    overlap_tokens: 60", "    min_tokens: 90", "sinks: [{ type: jsonl }]", ""].join("\n");
+    const yaml = ["source: { type: folder, path: in }", "stages:", "  - type: extract", "  - type: chunk", "    max_tokens: 100", "    overlap_tokens: 60", "    min_tokens: 90", "sinks: [{ type: jsonl }]", ""].join("\n");
     const r = await parsePipeline(yaml, { file: "pipeline.yaml", baseDir: process.cwd() });
     expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([
       "pipeline.yaml:6:21 stages[1].overlap_tokens: must be at most half of max_tokens (50), got 60",

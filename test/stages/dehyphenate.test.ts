@@ -204,7 +204,7 @@ describe("the dehyphenate stage across documents", () => {
 
   it("names evidence: run as removed, with the reason, at its line and column", async () => {
     const { parsePipeline, formatIssue } = await import("../../src/pipeline/config.js");
-    const r = await parsePipeline("source: { type: folder, path: . }\nstages:\n  - type: extract\n  - type: dehyphenate\n    evidence: run\nsinks: [{ type: jsonl }]\n", { file: "p.yaml", baseDir: "." });
+    const r = await parsePipeline("source: { type: folder, path: in }\nstages:\n  - type: extract\n  - type: dehyphenate\n    evidence: run\nsinks: [{ type: jsonl }]\n", { file: "p.yaml", baseDir: "." });
     expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([
       "p.yaml:5:15 stages[1].evidence: evidence: run was removed: it learned words from the documents a worker happened to process before, so a document's text depended on scheduling, restarts and what an incremental run skipped. Use evidence: document (the default).",
     ]);

@@ -1,6 +1,7 @@
-import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
+import { isStorageError, outputError } from "../../core/output-error.js";
+import { ensureFolder } from "../../core/output-folder.js";
 import { defineSink } from "../../core/plugin.js";
 import { prepareArchive } from "./archive-schema.js";
 import { ArchiveWriter } from "./archive-writer.js";
@@ -40,12 +41,20 @@ export default defineSink({
   type: "sqlite",
   summary: "A searchable SQLite archive: documents, pages and chunks, with an FTS5 full-text index over chunk text and titles (see `pagestream search`).",
   options,
+  writesFiles: (opts, baseDir) => [{ path: resolve(baseDir, opts.path), option: "path" }],
   examples: [{ path: "out/archive.sqlite" }, { path: "/srv/archive/contracts.sqlite", stemming: "porter", trigram: true, prune: true }],
   async create(opts, context) {
     const target = resolve(context.baseDir, opts.path);
-    await mkdir(dirname(target), { recursive: true });
+    await ensureFolder(dirname(target));
     const { default: Database } = await import("better-sqlite3");
-    const db = new Database(target);
+    // A full disk or a read-only folder names the archive and the cause; other errors are the archive's own.
+    const failure = (err: unknown) => (isStorageError(err) ? outputError(err, target) : err);
+    let db: InstanceType<typeof Database>;
+    try {
+      db = new Database(target);
+    } catch (err) {
+      throw outputError(err, target, "open");
+    }
     let writer: ArchiveWriter;
     let archiveId: string;
     try {
@@ -55,6 +64,7 @@ export default defineSink({
       writer = new ArchiveWriter(db);
     } catch (err) {
       db.close();
+      if (isStorageError(err)) throw outputError(err, target);
       throw new Error(`${target}: ${(err as Error).message}`, { cause: err });
     }
     // Another archive than the one the run state wrote to (deleted, replaced): it gets every document again.
@@ -81,21 +91,33 @@ export default defineSink({
       resumed,
       async write(result) {
         const rows = documentRows(result);
-        inBatch(1 + rows.pages.length + rows.chunks.length);
-        writer.write(rows, new Date().toISOString());
-        if (!resumed) written.add(result.uri);
-        if (batchRows >= BATCH_ROWS) commit();
+        try {
+          inBatch(1 + rows.pages.length + rows.chunks.length);
+          writer.write(rows, new Date().toISOString());
+          if (!resumed) written.add(result.uri);
+          if (batchRows >= BATCH_ROWS) commit();
+        } catch (err) {
+          throw failure(err);
+        }
       },
       ...(opts.prune
         ? {
             async remove(uri: string) {
-              inBatch(1);
-              writer.remove(uri);
+              try {
+                inBatch(1);
+                writer.remove(uri);
+              } catch (err) {
+                throw failure(err);
+              }
             },
           }
         : {}),
       async checkpoint(): Promise<SqliteCheckpoint> {
-        commit();
+        try {
+          commit();
+        } catch (err) {
+          throw failure(err);
+        }
         return { archive_id: archiveId };
       },
       async close(summary) {
