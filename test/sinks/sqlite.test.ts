@@ -18,6 +18,8 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const summary = { ...emptySummary(), complete: true };
 const S0 = "The east berth closes on the third of May for repairs to the wall.";
+/** The facts of a page as chunk-fixtures' page() makes it: geometry order, one column. */
+const FACTS = JSON.stringify({ orderSource: "geometry", orderReason: "untagged", columns: 1, untaggedGlyphs: 0 });
 const S1 = "Fishing vessels will use the outer wall until the connected pontoons are done.";
 
 const doc = (name: string, paragraphs: Parameters<typeof page>[1][], title?: string) =>
@@ -85,8 +87,8 @@ describe("sqlite sink", () => {
       expect(d.rows_hash).toMatch(/^[0-9a-f]{64}$/);
     }
     expect(pages).toEqual([
-      { document_row: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", flags: "[]", furniture: null },
-      { document_row: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", flags: "[]", furniture: null },
+      { document_row: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", flags: "[]", furniture: null, facts: FACTS },
+      { document_row: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", flags: "[]", furniture: null, facts: FACTS },
     ]);
     if (notice.status !== "ok") throw new Error("fixture");
     expect((chunks as { id: string; chunk_index: number; text: string; title: string }[]).map((c) => [c.id, c.chunk_index, c.text, c.title])).toEqual(
@@ -237,6 +239,27 @@ describe("sqlite sink", () => {
     db.close();
   });
 
+  it("keeps what the stages decided about each page as its facts", async () => {
+    const hyphenated = page(1, [text("A well-", "known berth.")], { uri: "/in/facts.pdf", documentId: "facts".padEnd(64, "0") });
+    const facts = { orderSource: "structure", orderReason: "tagged", columns: "uncertain", untaggedGlyphs: 3, images: 1, scanReason: "stray_text", strayText: "7", continues: true, dehyphenated: [{ left: "well-", right: "known", result: "well-known", reason: "dictionary" }] };
+    await run([await result([{ ...hyphenated, ...facts }])]);
+    const db = open();
+    expect(JSON.parse((db.prepare("SELECT facts FROM pages").get() as { facts: string }).facts)).toEqual(facts);
+    db.close();
+  });
+
+  it("brings a version 2 archive forward: pages get a facts column, null until written again", async () => {
+    await run([await doc("notice", [[text(S0)]])]);
+    const db = new Database(join(dir, "out/archive.sqlite"));
+    db.exec("ALTER TABLE pages DROP COLUMN facts; UPDATE archive_meta SET value = '2' WHERE key = 'schema_version'");
+    db.close();
+    expect(await run([])).toEqual(["out/archive.sqlite: rebuilt the schema (version 2 → 3)"]);
+    const upgraded = open();
+    expect(upgraded.prepare("SELECT value FROM archive_meta WHERE key = 'schema_version'").get()).toEqual({ value: "3" });
+    expect(upgraded.prepare("SELECT facts FROM pages").all()).toEqual([{ facts: null }]);
+    upgraded.close();
+  });
+
   it("refuses an archive written by a newer pagestream instead of writing into it", async () => {
     await run([]);
     const db = new Database(join(dir, "out/archive.sqlite"));
@@ -256,7 +279,7 @@ describe("sqlite sink", () => {
     db.close();
     const warnings: string[] = [];
     await run([], {}, warnings);
-    expect(warnings).toContain("out/archive.sqlite: rebuilt the schema (version 1 → 2)");
+    expect(warnings).toContain("out/archive.sqlite: rebuilt the schema (version 1 → 3)");
     const after = new Database(join(dir, "out/archive.sqlite"), { readonly: true });
     expect(after.prepare("SELECT document_id, rows_hash FROM documents").all()).toEqual([{ document_id: "e".repeat(64), rows_hash: "h" }]);
     expect(after.prepare("SELECT document_row, text FROM pages").all()).toEqual([{ document_row: 1, text: "The old quay." }]);

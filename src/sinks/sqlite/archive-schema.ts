@@ -5,8 +5,9 @@
  *   bytes), status, error, page count, title, when it was written (`ingested_at`) and the
  *   hashes a re-run compares (`config_hash`, `rows_hash`). Pages and chunks point at it by
  *   `document_row` (its rowid).
- * - `pages`: each page's text, printed label, flags and furniture, and where its text sits in
- *   the document text chunk offsets point into.
+ * - `pages`: each page's text, printed label, flags, furniture and facts (how its text was made:
+ *   order source, columns, dehyphenation decisions…; null on pages written before schema 3),
+ *   and where its text sits in the document text chunk offsets point into.
  * - `chunks`: the chunk records, `id` the same UUID as in the JSONL. `title` repeats the
  *   document's title so the full-text index can hold it beside the text.
  * - `chunks_fts`: FTS5 over chunk text and title, external content (the text is stored once, in
@@ -32,6 +33,9 @@ const ARCHIVE_MIGRATIONS = [
    DROP INDEX IF EXISTS documents_sha256;
    ALTER TABLE pages RENAME COLUMN document_id TO document_row;
    ALTER TABLE chunks RENAME COLUMN document_id TO document_row;`,
+  // 2 → 3: what the stages decided about each page (order source, columns, hyphens…), for the
+  // web page's badges; pages written before keep null until their document is written again.
+  `ALTER TABLE pages ADD COLUMN facts TEXT;`,
 ];
 
 export interface IndexSettings {
@@ -73,6 +77,7 @@ CREATE TABLE IF NOT EXISTS pages (
   mode TEXT NOT NULL,
   flags TEXT NOT NULL,
   furniture TEXT,
+  facts TEXT,
   PRIMARY KEY (document_row, number)
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chunks (
