@@ -46,6 +46,10 @@ program
   .option("--password <password>", "password for an encrypted PDF", undefined)
   .option("--no-strip-furniture", "keep running headers, footers and page numbers")
   .option("--no-dehyphenate", "leave words broken at line ends as printed")
+  .option("--timeout-seconds <s>", "longest the extraction may take, as timeout_seconds in a run (default 300)", positiveNumber)
+  .option("--max-worker-memory-mb <n>", "most memory the extraction may use, as max_worker_memory_mb in a run (default 1024)", positiveInt)
+  .option("--max-pages <n>", "most pages a file may have, as max_pages in a run (default 10000)", positiveInt)
+  .option("--max-file-bytes <n>", "largest file to read, as max_file_bytes in a run (default 256 MiB, or what the memory cap holds)", positiveInt)
   .action(async (pdf: string, opts: import("./cli/extract-command.js").ExtractFlags) => {
     const { extractCommand } = await import("./cli/extract-command.js");
     process.exitCode = await extractCommand(pdf, opts);
@@ -88,6 +92,12 @@ program
     const { serveCommand } = await import("./cli/serve-command.js");
     process.exitCode = await serveCommand(opts);
   });
+
+export function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number above 0");
+  return n;
+}
 
 export function positiveInt(value: string): number {
   const n = Number(value);

@@ -6,6 +6,7 @@
  * and kills it when a document runs over; see `worker-pool.ts`.
  */
 import type { Source, Stage } from "../core/plugin.js";
+import { loadPdfJs } from "../stages/extract/pdfjs-loader.js";
 import { buildWorkerComponents } from "./worker-components.js";
 import { processJob } from "./process-document.js";
 import { PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from "./worker-protocol.js";
@@ -20,6 +21,10 @@ process.on("SIGTERM", () => {});
 process.on("disconnect", () => process.exit(0));
 
 let built: { setup: WorkerSetup; source: Source; stages: Stage[] } | undefined;
+
+// Every pipeline's first stage reads PDFs: pdf.js (~0.3 s to import) loads while the worker waits
+// for its setup and first job, not after.
+void loadPdfJs().catch(() => {});
 
 process.on("message", (message: ToWorker) => {
   if (message.type === "init") {

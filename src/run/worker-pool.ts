@@ -21,8 +21,11 @@ import type { FromWorker, ToWorker, WorkerSetup } from "./worker-protocol.js";
 
 export interface PoolOptions {
   workers: number;
-  /** What every worker builds and applies (source, stages, limits, what the sinks read). */
-  setup: WorkerSetup;
+  /**
+   * What every worker builds and applies (source, stages, limits, what the sinks read). A promise
+   * lets the workers start before it is known: they boot while the caller validates its options.
+   */
+  setup: WorkerSetup | Promise<WorkerSetup>;
   timeoutSeconds: number;
   maxWorkerMemoryMb: number;
   /** Where stages' warnings and the pool's own notes go. */
@@ -98,6 +101,11 @@ export class WorkerPool implements DocumentProcessor {
       },
     );
     return this.starting;
+  }
+
+  /** Starts the workers now rather than with the first job (a command that has one job and wants it done soon). */
+  prestart(): void {
+    this.ensureStarted().catch(() => {}); // the first run() reports the failure
   }
 
   /** Runs one job in a worker. Resolves with its outcome, or undefined when the pool was stopped first. */
@@ -180,7 +188,10 @@ export class WorkerPool implements DocumentProcessor {
       execArgv: [`--max-old-space-size=${this.options.maxWorkerMemoryMb}`],
     });
     const slot: Slot = { child, ready: false, stderr: "" };
-    child.send({ type: "init", setup: this.options.setup } satisfies ToWorker);
+    void Promise.resolve(this.options.setup).then(
+      (setup) => child.connected && child.send({ type: "init", setup } satisfies ToWorker),
+      () => child.kill("SIGKILL"),
+    );
     this.slots.add(slot);
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (text: string) => (slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL)));
