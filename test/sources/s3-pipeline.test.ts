@@ -165,8 +165,11 @@ describe("pagestream run over a bucket", () => {
     const again = await cli(["run", "--progress", "never"], dir, { S3_ENDPOINT: server.endpoint });
     expect(again.code).toBe(3); // every object is read now (they are not real PDFs)
     const { summary } = JSON.parse(await readFile(join(dir, "out/run-summary.json"), "utf8"));
-    // The two read before the endpoint went away are kept; the rest are read now.
-    expect([summary.skipped, summary.documents, summary.failedByCode]).toEqual([2, 7, { damaged: 7 }]);
+    // What was read before the endpoint went away (the two before the hung download, and any the
+    // other worker read meanwhile) is kept; the rest are read now.
+    const readBefore = report.summary.failedByCode.damaged as number;
+    expect(readBefore).toBeGreaterThanOrEqual(2);
+    expect([summary.skipped, summary.documents, summary.failedByCode]).toEqual([readBefore, 9 - readBefore, { damaged: 9 - readBefore }]);
   });
 
   it("ingests every document when S3 answers 503 SlowDown a few times before each download", async () => {
