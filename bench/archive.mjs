@@ -27,6 +27,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { scriptArgs } from "./script-args.mjs";
+import { archiveDocuments, PAGES_PER_DOCUMENT, queryMix, syntheticText } from "./synthetic-archive.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const { argv, int: arg } = scriptArgs(import.meta.url, "bench/archive");
@@ -34,8 +35,6 @@ const CHUNKS = arg("--chunks", 100_000);
 const CHUNK_TOKENS = arg("--chunk-tokens", 256);
 const CHUNK_DOCS = arg("--chunk-docs", 300);
 const QUERIES = arg("--queries", 50);
-const CHUNKS_PER_DOCUMENT = 40;
-const PAGES_PER_DOCUMENT = 8;
 
 function fail(message) {
   console.error(`bench/archive: ${message}`);
@@ -46,7 +45,7 @@ const dist = (path) => import(pathToFileURL(join(root, "dist", path)).href);
 const { chunkDocument } = await dist("stages/chunk/chunker.js");
 const { chunkId } = await dist("stages/chunk/chunk-id.js");
 const { loadTokenizer } = await dist("stages/chunk/tokenizer.js");
-const { renderPageText } = await dist("core/page-text.js");
+const { renderPageText } = await dist("text/page-text.js");
 const { default: sqliteSink } = await dist("sinks/sqlite/sink.js");
 const { searchArchive } = await dist("sinks/sqlite/search.js");
 const { documentRows } = await dist("sinks/sqlite/document-rows.js");
@@ -57,47 +56,8 @@ const { default: Database } = await import("better-sqlite3");
 const { encode } = await import("gpt-tokenizer/encoding/cl100k_base");
 
 // ------------------------------------------------------------------------------- text
-let seed = 0x5eed;
-const random = () => {
-  // mulberry32
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (list) => list[Math.floor(random() * list.length)];
-const between = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
-
-const manifest = JSON.parse(readFileSync(join(root, "fixtures/manifest.json"), "utf8"));
-const counts = new Map();
-for (const entry of manifest) {
-  for (const w of (entry.expected?.reflow ?? "").toLowerCase().match(/[a-z]+(?:'[a-z]+)?/g) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
-}
-const syllables = ["ba", "ker", "lo", "mi", "nor", "sta", "tel", "vi", "ran", "quo", "dre", "sen", "pol", "gar", "fen", "ith", "ul", "cas", "mar", "ton"];
-const made = new Set();
-while (made.size < 20_000) made.add(Array.from({ length: between(2, 4) }, () => pick(syllables)).join(""));
-const vocabulary = [...[...counts].sort((a, b) => b[1] - a[1]).map(([w]) => w), ...made];
-// Zipf-like: rank r drawn with probability ∝ 1 / (r + 10).
-const cumulative = [];
-let total = 0;
-for (let r = 0; r < vocabulary.length; r++) cumulative.push((total += 1 / (r + 10)));
-const word = () => {
-  const x = random() * total;
-  let lo = 0;
-  let hi = cumulative.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cumulative[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return vocabulary[lo];
-};
-const sentence = () => {
-  const words = Array.from({ length: between(8, 24) }, word);
-  words[0] = words[0][0].toUpperCase() + words[0].slice(1);
-  return words.join(" ") + pick([".", ".", ".", ".", "?", ";"]).replace(";", ".");
-};
-const paragraph = () => Array.from({ length: between(2, 6) }, sentence).join(" ");
+const text = syntheticText(root);
+const { pick, between, word, paragraph } = text;
 
 /** A page as the extract stage makes it: a 14 pt heading and body paragraphs, one line each. */
 function pageRecord(documentId, uri, number) {
@@ -164,35 +124,7 @@ rows.push([
 progress(`generating ${fmt(CHUNKS)} chunks of ~${CHUNK_TOKENS} tokens…`);
 const charsPerToken = docTexts.reduce((n, t) => n + t.length, 0) / docTokens;
 const chunkChars = Math.round(CHUNK_TOKENS * charsPerToken);
-const archiveResults = [];
-for (let d = 0, made = 0; made < CHUNKS; d++) {
-  const documentId = hex(1_000_000 + d);
-  const uri = `/bench/archive/${String(d).padStart(5, "0")}.pdf`;
-  const count = Math.min(CHUNKS_PER_DOCUMENT, CHUNKS - made);
-  const chunkTexts = Array.from({ length: count }, () => {
-    let t = paragraph();
-    while (t.length < chunkChars) t += "\n\n" + paragraph();
-    return t.slice(0, t.lastIndexOf(" ", chunkChars) > 0 ? t.lastIndexOf(" ", chunkChars) : chunkChars);
-  });
-  const perPage = Math.ceil(count / PAGES_PER_DOCUMENT);
-  const pages = Array.from({ length: Math.ceil(count / perPage) }, (_, p) => {
-    const text = chunkTexts.slice(p * perPage, (p + 1) * perPage).join("\n\n");
-    return { type: "page", documentId, uri, number: p + 1, width: 612, height: 792, rotation: 0, lines: [], paragraphs: [], text, mode: "reflow", empty: false, orderSource: "geometry", orderReason: "untagged", untaggedGlyphs: 0, columns: 1 };
-  });
-  let offset = 0;
-  const chunks = chunkTexts.map((text, index) => {
-    const page = Math.floor(index / perPage) + 1;
-    const record = {
-      type: "chunk", id: chunkId(documentId, index), documentId, uri, index, text, prefix: "", pageStart: page, pageEnd: page, pageLabels: [String(page)],
-      charStart: offset, charEnd: offset + text.length, tokenCount: Math.round(text.length / charsPerToken), tokenizer: "gpt-tokenizer", encoding: "cl100k_base",
-      limits, headings: [`${page}. Section`], flags: [],
-    };
-    offset += text.length + 2;
-    return record;
-  });
-  archiveResults.push({ status: "ok", uri, document: { id: documentId, uri, size: 100_000, pageCount: pages.length, tagged: false, title: `Bench document ${d}` }, pages, chunks, warnings: [] });
-  made += count;
-}
+const archiveResults = archiveDocuments(text, { chunks: CHUNKS, chunkChars, charsPerToken, limits, chunkId });
 const archiveText = archiveResults.reduce((n, r) => n + r.chunks.reduce((m, c) => m + c.text.length, 0), 0);
 const tmp = mkdtempSync(join(tmpdir(), "pagestream-bench-archive-"));
 const summary = { ...emptySummary(), documents: archiveResults.length, ok: archiveResults.length, complete: true };
@@ -242,21 +174,7 @@ rows.push([
 // ------------------------------------------------------------------------------- 3. search
 progress("searching…");
 const db = new Database(archivePath, { readonly: true });
-const sampleChunk = () => pick(archiveResults).chunks[0].text.split(/\s+/).map((w) => w.replace(/[^a-z']/gi, "").toLowerCase()).filter(Boolean);
-const queries = {
-  word: Array.from({ length: QUERIES }, () => word()),
-  "two words": Array.from({ length: QUERIES }, () => `${word()} ${word()}`),
-  phrase: Array.from({ length: QUERIES }, () => {
-    const ws = sampleChunk();
-    const at = between(0, Math.max(0, ws.length - 3));
-    return `"${ws.slice(at, at + 3).join(" ")}"`;
-  }),
-  prefix: Array.from({ length: QUERIES }, () => {
-    let w = word();
-    while (w.length < 5) w = word();
-    return w.slice(0, 4) + "*";
-  }),
-};
+const queries = queryMix(text, archiveResults, QUERIES);
 const rawRank = db.prepare("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT 10");
 const like = db.prepare("SELECT seq FROM chunks WHERE text LIKE ? LIMIT 10");
 const time = (fn) => {

@@ -9,7 +9,8 @@
 // Not bundled: what has native code or files of its own to find (pdf.js with its fonts and
 // CMaps, better-sqlite3, @napi-rs/canvas), what is large and loaded only by the components
 // that need it (the AWS SDK, gpt-tokenizer's encodings, the English word list, chokidar), and
-// pino, whose transports start worker threads from its own files.
+// pino, whose transports start worker threads from its own files, and fastify (`pagestream
+// serve` only), whose schema compilers write code that requires their own runtime files.
 import { build } from "esbuild";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,6 +56,7 @@ await build({
     "an-array-of-english-words",
     "chokidar",
     "pino",
+    "fastify",
   ],
   plugins: [rxjsAsModules],
   // Bundled CommonJS (commander) calls require() for node's own modules.

@@ -48,6 +48,10 @@ program
   .option("--no-dehyphenate", "leave words broken at line ends as printed")
   .option("--ocr", "read pages without selectable text (scans) with Tesseract 5 (Debian tesseract-ocr)")
   .option("--ocr-languages <codes>", 'Tesseract languages for --ocr, e.g. "eng,deu" (default eng; implies --ocr)')
+  .option("--timeout-seconds <s>", "longest the extraction may take, as timeout_seconds in a run (default 300)", positiveNumber)
+  .option("--max-worker-memory-mb <n>", "most memory the extraction may use, as max_worker_memory_mb in a run (default 1024)", positiveInt)
+  .option("--max-pages <n>", "most pages a file may have, as max_pages in a run (default 10000)", positiveInt)
+  .option("--max-file-bytes <n>", "largest file to read, as max_file_bytes in a run (default 256 MiB, or what the memory cap holds)", positiveInt)
   .action(async (pdf: string, opts: import("./cli/extract-command.js").ExtractFlags) => {
     const { extractCommand } = await import("./cli/extract-command.js");
     process.exitCode = await extractCommand(pdf, opts);
@@ -65,7 +69,7 @@ program
 program
   .command("search")
   .description("Search an archive written by the sqlite sink: best chunks first (bm25), with pages and a snippet.")
-  .argument("<query>", 'words (all must match), "a phrase" in quotes, or a prefix*')
+  .argument("<query>", 'words (all must match), "a phrase" in quotes, a prefix* (3+ letters); OR, NOT and (groups) in capitals')
   .option("--db <file>", "the archive", "out/archive.sqlite")
   .option("--limit <n>", "most hits to show", positiveInt, 10)
   .option("--document <id>", "only this document: its sha256 (or 8+ leading hex digits) or its path")
@@ -78,9 +82,35 @@ program
     process.exitCode = await searchCommand(query, opts);
   });
 
+program
+  .command("serve")
+  .description("Serve a web page over the archive on this machine: search, read each page beside the original, see what extraction did, drop a PDF to extract it.")
+  .option("--db <file>", "the archive (default: the pipeline's sqlite sink, else out/archive.sqlite)")
+  .option("--pipeline <file>", "the pipeline file: where the originals are, and the stages a dropped PDF goes through (default: pipeline.yaml, when there is one)")
+  .option("--port <n>", "port to listen on (0: any free one)", port, 8080)
+  .option("--host <address>", "address to listen on; anything but loopback lets other machines in, and warns", "127.0.0.1")
+  .option("--token <token>", "require this token on every request (default: $PAGESTREAM_TOKEN); the address printed carries it")
+  .option("--max-upload-mb <n>", "largest PDF the page may drop, in MiB (at most the pipeline's max_file_bytes)", positiveInt, 100)
+  .action(async (opts: import("./cli/serve-command.js").ServeFlags) => {
+    const { serveCommand } = await import("./cli/serve-command.js");
+    process.exitCode = await serveCommand(opts);
+  });
+
+export function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number above 0");
+  return n;
+}
+
 export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
+  return n;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port number, 0 to 65535");
   return n;
 }
 

@@ -24,3 +24,6 @@ export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "pack
 
 /** The extraction worker's entry, built by `npm run build` (a .ts entry cannot be forked on Node 20). */
 export const WORKER_ENTRY = join(PACKAGE_ROOT, "dist", "run", "extraction-worker.js");
+
+/** The web page of `pagestream serve`, built by `npm run build` (scripts/build-page.mjs). */
+export const WEB_PAGE_DIR = join(PACKAGE_ROOT, "dist", "serve", "page");

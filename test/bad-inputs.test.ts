@@ -47,7 +47,7 @@ describe("bad and hostile inputs", () => {
     await Promise.all(LARGE.map((e) => symlink(join(dir, "large", e.file), join(dir, "in", e.file))));
     await writeFile(
       join(dir, "pipeline.yaml"),
-      `concurrency: 2\nmax_worker_memory_mb: 400\nmax_pages: 2000\ntimeout_seconds: 40\n` +
+      `concurrency: 2\nmax_worker_memory_mb: 400\nmax_file_bytes: 100000000\nmax_pages: 2000\ntimeout_seconds: 40\n` +
         `source: { type: folder, path: in }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: out.jsonl }]\n`,
     );
     const run = spawnSync(process.execPath, [resolve("dist/cli.js"), "run", join(dir, "pipeline.yaml")], { encoding: "utf8" });

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { longDocumentPdf } from "../fixtures/hostile.mjs";
+import { longDocumentPdf, manyPagesPdf } from "../fixtures/hostile.mjs";
 
 const CLI = resolve("dist/cli.js");
 const SAMPLES = ["meeting-minutes.pdf", "quarterly-report.pdf", "service-agreement.pdf"];
@@ -259,6 +259,17 @@ describe("progress and logs", () => {
     const lines = r.stderr.split("\n").filter((l) => / documents · /.test(l));
     expect(lines.map((l) => l.replace(/ · .*/, ""))).toEqual(["pagestream: 2/6 documents", "pagestream: 4/6 documents", "pagestream: 6/6 documents"]);
     expect(r.stderr).toMatch(/pagestream: 6 document\(s\) ingested \(\d+ pages\), 0 failed, 0 skipped unchanged, \d+ chunks, in [\d.]+ s/);
+  });
+
+  it("shows pages going up inside one long document, before the document is done", async () => {
+    const dir = await batch("long-progress", 0, pipeline().replace("concurrency: 2", "concurrency: 1"));
+    await writeFile(join(dir, "in/many.pdf"), manyPagesPdf(2500));
+    const r = run(dir, ["--progress", "always"]);
+    expect(r.code).toBe(0);
+    const counts = [...r.stderr.matchAll(/0\/1 documents · ([\d,]+) pages/g)].map((m) => Number(m[1]!.replaceAll(",", "")));
+    // Several different counts while the only document is still in flight, rising.
+    expect(new Set(counts.filter((c) => c > 0)).size).toBeGreaterThan(2);
+    expect(counts.filter((c) => c > 0)).toEqual([...counts.filter((c) => c > 0)].sort((a, b) => a - b));
   });
 
   it("logs JSON records (pino) with --log-format json, at the level asked", async () => {

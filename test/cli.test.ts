@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { flateBombPdf } from "../fixtures/hostile.mjs";
 import { tracedCli } from "./helpers/loaded-modules.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -70,6 +71,17 @@ describe("pagestream extract", () => {
     const r = cli(["extract", join(tmp, "notes.pdf")]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`${join(tmp, "notes.pdf")}: not_pdf: `);
+  });
+
+  it("reads in a worker under the run's limits: a flate bomb is stopped at the memory cap, too many pages are refused", async () => {
+    await writeFile(join(tmp, "bomb.pdf"), flateBombPdf());
+    const bomb = cli(["extract", join(tmp, "bomb.pdf"), "--max-worker-memory-mb", "300"]);
+    expect([bomb.code, bomb.stdout]).toEqual([3, ""]);
+    expect(bomb.stderr).toContain(`${join(tmp, "bomb.pdf")}: resource_limit: extraction used more than max_worker_memory_mb (300 MiB`);
+    const pages = cli(["extract", "fixtures/two-pages.pdf", "--max-pages", "1"]);
+    expect(pages.code).toBe(3);
+    expect(pages.stderr).toContain("too_large: the document has 2 pages to read, more than max_pages (1)");
+    expect(cli(["extract", "fixtures/two-pages.pdf", "--max-pages", "0"]).code).toBe(2);
   });
 
   it("exits 2 for a missing file or a bad option", () => {

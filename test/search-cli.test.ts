@@ -84,15 +84,32 @@ describe("pagestream search", () => {
     }
   });
 
-  it("turns a query with nothing to search for into a sentence and exit 2, never a crash", () => {
+  it("turns a query it cannot search into a sentence and exit 2, never a crash", () => {
     const r = cli(["search", '" * "']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe('pagestream: nothing to search for in "\\" * \\"": give a word, a "phrase in quotes" or a prefix*\n');
-    for (const hostile of ["AND", "NEAR(", "title:", "^x", '"unclosed', "a OR", "(harbour", "*x"]) {
+    for (const hostile of ["NEAR(", "title:", "^x", '"unclosed', "(harbour", "*xyz", "harbour)"]) {
       const h = cli(["search", hostile]);
       expect([h.code, h.stderr], hostile).toEqual([0, ""]);
     }
+    for (const [malformed, message] of [
+      ["AND", 'AND needs a word, a "phrase" or a (group) on each side'],
+      ["harbour OR", 'OR needs a word, a "phrase" or a (group) on each side'],
+      ["NOT harbour", "NOT needs something to search for before it"],
+      ["ha*", '"ha*" is too short a prefix'],
+      ["harbour ".repeat(130), "the query is 1,040 characters long; at most 1,000 are searched"],
+    ]) {
+      const h = cli(["search", malformed!]);
+      expect([h.code, h.stdout], malformed).toEqual([2, ""]);
+      expect(h.stderr, malformed).toContain(`pagestream: ${message}`);
+    }
+  });
+
+  it("answers OR and NOT as operators", () => {
+    const files = (q: string) => new Set(json([q, "--limit", "50"]).hits.map((h) => h.uri.split("/").pop()));
+    expect(files("harbour NOT dredging")).not.toContain("quarterly-report.pdf");
+    expect(files('"written notice" OR "seabird"')).toEqual(new Set([...files('"written notice"'), ...files("seabird")]));
   });
 
   it("exits 2 with a sentence when the archive is missing, a bad file, or has no trigram index", async () => {

@@ -1,16 +1,21 @@
 /**
  * `pagestream extract`: one PDF through the default pipeline's stages, text to stdout (what the
- * corpus scorer reads), warnings and errors to stderr.
+ * corpus scorer reads), warnings and errors to stderr. The file is extracted in the same capped
+ * worker process as a run's documents (timeout, memory cap, page and size limits, with the same
+ * names as flags), so a hostile file on the command line is stopped as it would be in a run.
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DEFAULT_STAGES, withOcr } from "../pipeline/default-pipeline.js";
-import { documentText } from "../text/document-text.js";
-import type { Stage } from "../core/plugin.js";
-import type { DocumentResult, PageRecord } from "../core/records.js";
-import { loadSpec } from "../pipeline/registry.js";
-import { processFile } from "../run/process-document.js";
+import { describeError } from "../core/document-error.js";
 import { EXIT } from "../exit-codes.js";
+import type { DocumentResult, PageRecord } from "../core/records.js";
+import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "../pipeline/config.js";
+import { DEFAULT_STAGES, withOcr } from "../pipeline/default-pipeline.js";
+import { loadSpec } from "../pipeline/registry.js";
+import { FileWorker, splitFile } from "../run/file-worker.js";
+import type { ComponentConfig } from "../run/worker-protocol.js";
+import { documentText } from "../text/document-text.js";
+import { escapeControls } from "./logger.js";
 
 export interface ExtractFlags {
   mode: "reflow" | "preserve";
@@ -26,15 +31,62 @@ export interface ExtractFlags {
   ocr?: boolean;
   /** `--ocr-languages eng,deu`. */
   ocrLanguages?: string;
+  timeoutSeconds?: number;
+  maxWorkerMemoryMb?: number;
+  maxPages?: number;
+  maxFileBytes?: number;
 }
+
+/** A message on stderr, control characters escaped (a file name or a PDF's text may carry any). */
+const say = (message: string) => process.stderr.write(`pagestream: ${escapeControls(message)}\n`);
 
 export async function extractCommand(file: string, flags: ExtractFlags): Promise<number> {
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) {
-    process.stderr.write(`pagestream: ${file}: no such file\n`);
+    say(`${file}: no such file`);
     return EXIT.usage;
   }
-  const stages: Stage[] = [];
+  const limits = {
+    timeout_seconds: flags.timeoutSeconds ?? DEFAULT_LIMITS.timeout_seconds,
+    max_worker_memory_mb: flags.maxWorkerMemoryMb ?? DEFAULT_LIMITS.max_worker_memory_mb,
+    max_pages: flags.maxPages ?? DEFAULT_LIMITS.max_pages,
+    max_file_bytes: flags.maxFileBytes ?? Math.min(DEFAULT_LIMITS.max_file_bytes, Math.floor(((flags.maxWorkerMemoryMb ?? DEFAULT_LIMITS.max_worker_memory_mb) * 1048576) / WORKER_BYTES_PER_FILE_BYTE)),
+  };
+  // The worker starts at once and loads pdf.js while the options are checked here.
+  let checked!: (stages: ComponentConfig[]) => void;
+  let refused!: (err: Error) => void;
+  const stages = new Promise<ComponentConfig[]>((res, rej) => ((checked = res), (refused = rej)));
+  const path = resolve(file);
+  const { folder, name } = splitFile(path);
+  const worker = new FileWorker({ folder, baseDir: process.cwd(), stages, limits, needs: { lines: flags.format === "json" }, warn: say });
+  worker.prestart();
+  try {
+    const configs = await stageConfigs(flags);
+    if (typeof configs === "number") {
+      refused(new Error("options refused"));
+      worker.kill();
+      return configs;
+    }
+    checked(configs);
+    const result = await worker.process(name, path);
+    for (const w of result.warnings) say(`${file}: ${w.message}`);
+    if (result.status === "failed") {
+      say(`${file}: ${result.error.code}: ${result.error.message}`);
+      return EXIT.failedDocuments;
+    }
+    process.stdout.write(flags.format === "json" ? JSON.stringify(jsonOutput(result), null, 2) + "\n" : textOutput(result.pages, flags.markers ?? false));
+    return EXIT.ok;
+  } finally {
+    await worker.close();
+  }
+}
+
+/**
+ * The default pipeline's stages with the command's flags, validated and their needs from the
+ * machine checked; an exit code (and said why) when a flag is refused or a need is missing.
+ */
+async function stageConfigs(flags: ExtractFlags): Promise<ComponentConfig[] | number> {
+  const configs: ComponentConfig[] = [];
   const skipped = new Set([...(flags.stripFurniture === false ? ["strip-furniture"] : []), ...(flags.dehyphenate === false ? ["dehyphenate"] : [])]);
   const chosen = (flags.ocr || flags.ocrLanguages !== undefined ? withOcr(DEFAULT_STAGES) : DEFAULT_STAGES).filter((s) => !skipped.has(s.type));
   for (const { type } of chosen) {
@@ -42,25 +94,20 @@ export async function extractCommand(file: string, flags: ExtractFlags): Promise
     const overrides = type === "extract" ? extractOverrides(flags) : type === "ocr" ? ocrOverrides(flags) : {};
     const parsed = spec.options.safeParse(overrides);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) process.stderr.write(`pagestream: --${type === "ocr" ? "ocr-" : ""}${String(issue.path[0] ?? type)}: ${issue.message}\n`);
+      for (const issue of parsed.error.issues) say(`--${type === "ocr" ? "ocr-" : ""}${String(issue.path[0] ?? type)}: ${issue.message}`);
       return EXIT.usage;
     }
+    const options = parsed.data as Record<string, unknown>;
     try {
-      stages.push(await spec.create(parsed.data, { baseDir: process.cwd(), warn: (m) => process.stderr.write(`pagestream: ${m}\n`) }));
+      // What a stage needs from the machine (Tesseract, a language pack), before the worker reads the file.
+      await spec.check?.(options as never, { baseDir: process.cwd(), warn: say });
     } catch (err) {
-      // What a stage needs from the machine (Tesseract, a language pack) is missing: say what to install.
-      process.stderr.write(`pagestream: ${type}: ${(err as Error).message}\n`);
+      say(`${type}: ${describeError(err)}`);
       return EXIT.fatal;
     }
+    configs.push({ type, options });
   }
-  const result = await processFile(resolve(file), stages);
-  for (const w of result.warnings) process.stderr.write(`pagestream: ${file}: ${w.message}\n`);
-  if (result.status === "failed") {
-    process.stderr.write(`pagestream: ${file}: ${result.error.code}: ${result.error.message}\n`);
-    return EXIT.failedDocuments;
-  }
-  process.stdout.write(flags.format === "json" ? JSON.stringify(jsonOutput(result), null, 2) + "\n" : textOutput(result.pages, flags.markers ?? false));
-  return EXIT.ok;
+  return configs;
 }
 
 function extractOverrides(flags: ExtractFlags): Record<string, unknown> {

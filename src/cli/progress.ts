@@ -10,6 +10,8 @@ import type { StatusLine } from "./status-line.js";
 
 /** Shortest time between two redraws of the terminal line. */
 const REDRAW_MS = 200;
+/** Off a terminal, the longest the run stays silent while pages are being read. */
+const QUIET_LOG_MS = 30_000;
 
 export class Progress {
   private readonly started = Date.now();
@@ -20,6 +22,9 @@ export class Progress {
   private processingStarted?: number;
   private lastDraw = 0;
   private lastLine = 0;
+  private lastLineAt = Date.now();
+  /** Pages read so far of the documents in flight, by uri: shown before their results arrive. */
+  private readonly reading = new Map<string, number>();
 
   constructor(
     private readonly summary: () => RunSummary,
@@ -32,8 +37,20 @@ export class Progress {
     this.total = total;
   }
 
+  /** A document in flight has had `pages` read (a long one reports as it goes). */
+  pagesRead(uri: string, pages: number): void {
+    this.reading.set(uri, pages);
+    if (this.status.live) {
+      if (Date.now() - this.lastDraw >= REDRAW_MS) this.draw();
+    } else if (Date.now() - this.lastLineAt >= QUIET_LOG_MS) {
+      // No document finished for a while (one very long document): say where the run is anyway.
+      this.log();
+    }
+  }
+
   /** A listed document is done (processed, failed or skipped). */
-  done(bytes: number, processed: boolean): void {
+  done(bytes: number, processed: boolean, uri?: string): void {
+    if (uri) this.reading.delete(uri);
     this.bytesDone += bytes;
     if (processed) {
       this.processingStarted ??= Date.now();
@@ -44,11 +61,16 @@ export class Progress {
     if (!this.status.live) {
       if (count - this.lastLine >= this.every) {
         this.lastLine = count;
-        this.logger.info({ progress: this.figures() }, this.line());
+        this.log();
       }
       return;
     }
     if (Date.now() - this.lastDraw >= REDRAW_MS) this.draw();
+  }
+
+  private log(): void {
+    this.lastLineAt = Date.now();
+    this.logger.info({ progress: this.figures() }, this.line());
   }
 
   draw(): void {
@@ -64,7 +86,10 @@ export class Progress {
     const s = this.summary();
     const seconds = (Date.now() - this.started) / 1000;
     const done = s.documents + s.skipped;
-    const pagesPerSecond = seconds > 0 ? s.pages / seconds : 0;
+    let inFlight = 0;
+    for (const pages of this.reading.values()) inFlight += pages;
+    const pagesSeen = s.pages + inFlight;
+    const pagesPerSecond = seconds > 0 ? pagesSeen / seconds : 0;
     // Pages per byte so far, times all the bytes: an estimate until every PDF is open.
     const pagesTotal = this.total && this.processedBytes > 0 ? Math.round((s.pages / this.processedBytes) * (this.total.bytes - this.bytesDone + this.processedBytes)) : undefined;
     let etaSeconds: number | undefined;
@@ -72,7 +97,7 @@ export class Progress {
       const rate = this.processedBytes / ((Date.now() - this.processingStarted) / 1000);
       etaSeconds = Math.max(0, (this.total.bytes - this.bytesDone) / rate);
     }
-    return { documents: done, documents_total: this.total?.items, pages: s.pages, pages_estimated_total: pagesTotal, pages_per_second: Math.round(pagesPerSecond * 10) / 10, eta_seconds: etaSeconds === undefined ? undefined : Math.round(etaSeconds), failed: s.failed, skipped: s.skipped };
+    return { documents: done, documents_total: this.total?.items, pages: pagesSeen, pages_estimated_total: pagesTotal, pages_per_second: Math.round(pagesPerSecond * 10) / 10, eta_seconds: etaSeconds === undefined ? undefined : Math.round(etaSeconds), failed: s.failed, skipped: s.skipped };
   }
 
   line(): string {

@@ -79,12 +79,15 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
           );
         },
         onSkipped(item) {
-          progress.done(item.size, false);
+          progress.done(item.size, false, item.uri);
+        },
+        onDocumentProgress(item, pages) {
+          progress.pagesRead(item.uri, pages);
         },
         onResult(result, item) {
           if (result.status === "failed") logger.warn({ uri: result.uri, code: result.error.code }, `${result.uri}: ${result.error.code}: ${result.error.message}`);
           for (const w of result.warnings) logger.info({ uri: result.uri, code: w.code }, `${result.uri}: ${w.message}`);
-          progress.done(item.size, true);
+          progress.done(item.size, true, item.uri);
         },
         onRemoved(uri) {
           logger.info({ uri }, `${uri}: gone from the source, pruned`);

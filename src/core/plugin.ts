@@ -47,6 +47,11 @@ export interface DocumentContext {
   document?: DocumentInfo;
   /** Warnings about this document; they reach the sinks with the result. */
   readonly warnings: DocumentWarning[];
+  /**
+   * The first stage SHOULD call it as it reads the pages (with the number read so far), so a run
+   * shows progress inside a long document; cheap to call for every page.
+   */
+  readonly pagesRead?: (count: number) => void;
 }
 
 /** What a source's `create` gets besides the run context. */

@@ -282,6 +282,7 @@ export const ERROR_CODES = [
   "not_found",
   "access_denied",
   "read_failed",
+  "source_unreachable",
   "worker_lost",
   "stage_failed",
 ] as const;

@@ -14,6 +14,9 @@ import { expandEnvReferences } from "./env-references.js";
 import type { ComponentKind, PipelineFacts, Settled } from "../core/plugin.js";
 import { loadSpec, type SpecOf } from "./registry.js";
 
+/** The limits every document gets by default, in a run and in `pagestream extract`. */
+export const DEFAULT_LIMITS = { timeout_seconds: 300, max_worker_memory_mb: 1024, max_pages: 10_000, max_file_bytes: 256 * 1024 * 1024 } as const;
+
 /** The pipeline file's own keys. Components are checked against their declarations afterwards. */
 export const pipelineShape = z.strictObject({
   concurrency: z
@@ -27,24 +30,24 @@ export const pipelineShape = z.strictObject({
   timeout_seconds: z
     .number()
     .positive()
-    .default(300)
+    .default(DEFAULT_LIMITS.timeout_seconds)
     .describe("Longest a document may take in its worker; past it the worker is stopped and the document fails with `timeout`."),
   max_worker_memory_mb: z
     .int()
     .min(64)
-    .default(1024)
+    .default(DEFAULT_LIMITS.max_worker_memory_mb)
     .describe(
       "Most resident memory (MiB) a worker may use on one document, native buffers included; past it the worker is stopped and the document fails with `resource_limit` (a decompression bomb).",
     ),
   max_pages: z
     .int()
     .min(1)
-    .default(10_000)
+    .default(DEFAULT_LIMITS.max_pages)
     .describe("Most pages a document may have to read; a longer one fails with `too_large` before its pages are read."),
   max_file_bytes: z
     .int()
     .min(1)
-    .default(256 * 1024 * 1024)
+    .default(DEFAULT_LIMITS.max_file_bytes)
     .describe(
       "Largest file (bytes) to read; a larger one fails with `too_large` without being read or downloaded. A worker needs up to about 3 × a file's size to parse it (its bytes, pdf.js's copy, the parse), so this must stay at or below max_worker_memory_mb ÷ 3: the default 256 MiB fits the default 1024 MiB worker.",
     ),

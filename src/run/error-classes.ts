@@ -16,7 +16,13 @@ import type { ErrorCode } from "../core/records.js";
 export const LIMIT_CODES: ReadonlySet<ErrorCode> = new Set(["too_large", "timeout", "resource_limit"]);
 
 /** Failures that say nothing about the content: tried again on every run. */
-export const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set(["not_found", "access_denied", "read_failed"]);
+export const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set(["not_found", "access_denied", "read_failed", "source_unreachable"]);
+
+/**
+ * Documents in a row whose source could not be reached at all (its endpoint refuses connections,
+ * its host is gone) before the run stops with one error, rather than one record per document left.
+ */
+export const UNREACHABLE_STOP = 3;
 
 /** Failures tried once more on the next run before they count as limit or permanent failures. */
 export const RETRIED_ONCE_CODES: ReadonlySet<ErrorCode> = new Set(["timeout", "worker_lost"]);

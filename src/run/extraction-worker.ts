@@ -6,9 +6,10 @@
  * and kills it when a document runs over; see `worker-pool.ts`.
  */
 import type { Source, Stage } from "../core/plugin.js";
+import { loadPdfJs } from "../stages/extract/pdfjs-loader.js";
 import { buildWorkerComponents } from "./worker-components.js";
 import { processJob } from "./process-document.js";
-import type { FromWorker, ToWorker, WorkerSetup } from "./worker-protocol.js";
+import { PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from "./worker-protocol.js";
 
 const send = (message: FromWorker) => process.send!(message);
 
@@ -20,6 +21,10 @@ process.on("SIGTERM", () => {});
 process.on("disconnect", () => process.exit(0));
 
 let built: { setup: WorkerSetup; source: Source; stages: Stage[] } | undefined;
+
+// Every pipeline's first stage reads PDFs: pdf.js (~0.3 s to import) loads while the worker waits
+// for its setup and first job, not after.
+void loadPdfJs().catch(() => {});
 
 process.on("message", (message: ToWorker) => {
   if (message.type === "init") {
@@ -33,5 +38,12 @@ process.on("message", (message: ToWorker) => {
     return;
   }
   const { setup, source, stages } = built!;
-  void processJob(message.job, source, stages, setup.limits, setup.needs).then((outcome) => send({ type: "outcome", id: message.id, outcome }));
+  const { id } = message;
+  let lastProgress = Date.now();
+  const onPage = (pages: number) => {
+    if (Date.now() - lastProgress < PROGRESS_MS) return;
+    lastProgress = Date.now();
+    send({ type: "progress", id, pages });
+  };
+  void processJob(message.job, source, stages, setup.limits, setup.needs, onPage).then((outcome) => send({ type: "outcome", id, outcome }));
 });

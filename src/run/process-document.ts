@@ -30,7 +30,14 @@ export const ALL_NEEDS: ResultNeeds = { lines: true };
  * the sinks hold (same bytes: `unchanged`, the stages never run), then processed, and the result
  * trimmed to what the sinks read (`needs`), so what crosses to the run stays small.
  */
-export async function processJob(job: DocumentJob, source: Source, stages: readonly Stage[], limits: JobLimits, needs: ResultNeeds): Promise<JobOutcome> {
+export async function processJob(
+  job: DocumentJob,
+  source: Source,
+  stages: readonly Stage[],
+  limits: JobLimits,
+  needs: ResultNeeds,
+  onPage?: (pagesRead: number) => void,
+): Promise<JobOutcome> {
   let input: LoadedDocument;
   try {
     input = await readDocument(source, job.item, limits.maxFileBytes);
@@ -38,7 +45,7 @@ export async function processJob(job: DocumentJob, source: Source, stages: reado
     return { kind: "processed", documentId: null, result: failedResult(job.item.uri, err) };
   }
   if (job.skipIfDocumentId === input.documentId) return { kind: "unchanged", documentId: input.documentId };
-  const result = await processLoaded(input, stages, limits);
+  const result = await processLoaded(input, stages, limits, onPage);
   return { kind: "processed", documentId: input.documentId, result: trimResult(result, needs) };
 }
 
@@ -84,12 +91,12 @@ export async function processFile(path: string, stages: readonly Stage[], limits
  * Runs a document whose bytes are read through the stages; a file that is not a PDF at all
  * never reaches the parser. Never rejects.
  */
-export async function processLoaded(input: LoadedDocument, stages: readonly Stage[], limits: DocumentLimits): Promise<DocumentResult> {
+export async function processLoaded(input: LoadedDocument, stages: readonly Stage[], limits: DocumentLimits, onPage?: (pagesRead: number) => void): Promise<DocumentResult> {
   const warnings: DocumentWarning[] = [];
   const { item } = input;
   try {
     if (!hasPdfSignature(input.bytes)) throw new DocumentError("not_pdf", "not a PDF: the file does not start with a %PDF- header");
-    const context: DocumentContext = { input, limits, warnings };
+    const context: DocumentContext = { input, limits, warnings, ...(onPage ? { pagesRead: onPage } : {}) };
     let records: Observable<DocRecord> = EMPTY;
     for (const stage of stages) records = stage.apply(records, context);
     const out = await lastValueFrom(records.pipe(toArray()));

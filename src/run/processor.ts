@@ -21,9 +21,15 @@ export type JobOutcome =
   /** `documentId` is null when the bytes could not be read. */
   | { kind: "processed"; documentId: string | null; result: DocumentResult };
 
+/** What a processor tells about a job while it runs. */
+export interface JobHooks {
+  /** Pages read so far of a document (at most twice a second): progress inside a long one. */
+  progress?(pages: number): void;
+}
+
 export interface DocumentProcessor {
   /** Resolves with the outcome, or undefined when the document was abandoned (the run is stopping). */
-  run(job: DocumentJob): Promise<JobOutcome | undefined>;
+  run(job: DocumentJob, hooks?: JobHooks): Promise<JobOutcome | undefined>;
   /** Stops everything now: documents in flight are abandoned. */
   kill(): void;
   /** Lets the workers exit once the run is over. */

@@ -22,6 +22,7 @@ import { EXIT } from "../exit-codes.js";
 import type { PipelineConfig } from "../pipeline/config.js";
 import { checkEnvironment, formatEnvironmentIssue } from "../pipeline/environment-check.js";
 import { Delivery, emptySummary, type RunSink } from "./delivery.js";
+import { UNREACHABLE_STOP } from "./error-classes.js";
 import { hash, pipelineIdentity, type PipelineIdentity } from "./identity.js";
 import { mapOrdered } from "./ordered-concurrency.js";
 import { planItem, settleOutcome } from "./plan.js";
@@ -43,6 +44,8 @@ export interface RunEvents {
   onSkipped?(item: SourceItem): void;
   /** A document's result reached the sinks that needed it. */
   onResult?(result: DocumentResult, item: SourceItem): void;
+  /** Pages read so far of a document in flight (a long one reports as it goes). */
+  onDocumentProgress?(item: SourceItem, pages: number): void;
   /** A document gone from the source was pruned. */
   onRemoved?(uri: string): void;
   /** The source's listing passed over an entry (a filter, a hidden file, a link). */
@@ -246,6 +249,7 @@ async function drive(
   const { summary } = delivery;
   const planContext = { identity, sinks: delivery.sinkKeys, maxFileBytes: config.settings.max_file_bytes };
   let inFlight = 0;
+  let unreachable = 0;
 
   const prepare = async (item: SourceItem): Promise<Step> => {
     delivery.seen(item);
@@ -253,7 +257,7 @@ async function drive(
     const plan = planItem(item, delivery.lookup(item.uri), planContext);
     if (plan.action === "skip") return { kind: "skipped", item, refingerprint: false };
     if (plan.action === "fail") return { kind: "deliver", item, result: failedResult(item.uri, plan.error), documentId: null, targets: delivery.sinkKeys, replace: true };
-    const outcome = await processor.run(plan.job);
+    const outcome = await processor.run(plan.job, { progress: (pages) => events.onDocumentProgress?.(item, pages) });
     if (!outcome) return { kind: "abandoned" };
     const settled = settleOutcome(plan, outcome, delivery.sinkKeys);
     if (settled.kind === "refingerprint") return { kind: "skipped", item, refingerprint: true };
@@ -269,6 +273,12 @@ async function drive(
     } else if (step.kind === "deliver") {
       await delivery.deliver(step.item, step.result, step.documentId, step.targets, step.replace);
       events.onResult?.(step.result, step.item);
+      // A source that cannot be reached at all stops the run once, rather than failing every document left.
+      unreachable = step.result.status === "failed" && step.result.error.code === "source_unreachable" ? unreachable + 1 : 0;
+      if (unreachable >= UNREACHABLE_STOP && step.result.status === "failed") {
+        await delivery.checkpoint();
+        throw new Error(`the source stopped answering, ${unreachable} documents in a row: ${step.result.error.message}. What was done is kept; the next run goes on from there`);
+      }
     }
   };
 

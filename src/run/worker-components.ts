@@ -9,12 +9,14 @@ import type { WorkerSetup } from "./worker-protocol.js";
 
 export async function buildWorkerComponents(setup: WorkerSetup, warn: (message: string) => void): Promise<{ source: Source; stages: Stage[] }> {
   const context = { baseDir: setup.baseDir, warn };
+  // Parsed again here: validated options come out the same, and options given by hand (a
+  // command's own source over one folder) get their defaults.
   const sourceSpec = await loadSpec("source", setup.source.type, setup.baseDir);
-  const source = await sourceSpec.create(setup.source.options, { ...context, purpose: "read" });
+  const source = await sourceSpec.create(sourceSpec.options.parse(setup.source.options), { ...context, purpose: "read" });
   const stages: Stage[] = [];
   for (const config of setup.stages) {
     const spec = await loadSpec("stage", config.type, setup.baseDir);
-    stages.push(await spec.create(config.options, context));
+    stages.push(await spec.create(spec.options.parse(config.options), context));
   }
   return { source, stages };
 }

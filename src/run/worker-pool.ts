@@ -16,13 +16,16 @@ import { DocumentError } from "../core/document-error.js";
 import { WORKER_ENTRY } from "../package-files.js";
 import { failedResult } from "./process-document.js";
 import { canWatchMemory, residentBytes } from "./process-memory.js";
-import type { DocumentJob, DocumentProcessor, JobOutcome } from "./processor.js";
+import type { DocumentJob, DocumentProcessor, JobHooks, JobOutcome } from "./processor.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./worker-protocol.js";
 
 export interface PoolOptions {
   workers: number;
-  /** What every worker builds and applies (source, stages, limits, what the sinks read). */
-  setup: WorkerSetup;
+  /**
+   * What every worker builds and applies (source, stages, limits, what the sinks read). A promise
+   * lets the workers start before it is known: they boot while the caller validates its options.
+   */
+  setup: WorkerSetup | Promise<WorkerSetup>;
   timeoutSeconds: number;
   maxWorkerMemoryMb: number;
   /** Where stages' warnings and the pool's own notes go. */
@@ -39,6 +42,7 @@ const MAX_START_FAILURES = 3;
 interface Job {
   id: number;
   job: DocumentJob;
+  hooks?: JobHooks;
   /** undefined: the run stopped and abandoned the document. */
   settle(outcome: JobOutcome | undefined): void;
   timer?: NodeJS.Timeout;
@@ -99,12 +103,17 @@ export class WorkerPool implements DocumentProcessor {
     return this.starting;
   }
 
+  /** Starts the workers now rather than with the first job (a command that has one job and wants it done soon). */
+  prestart(): void {
+    this.ensureStarted().catch(() => {}); // the first run() reports the failure
+  }
+
   /** Runs one job in a worker. Resolves with its outcome, or undefined when the pool was stopped first. */
-  async run(job: DocumentJob): Promise<JobOutcome | undefined> {
+  async run(job: DocumentJob, hooks?: JobHooks): Promise<JobOutcome | undefined> {
     await this.ensureStarted();
     if (this.stopping) return undefined;
     return new Promise((settle) => {
-      this.queue.push({ id: this.nextJob++, job, settle });
+      this.queue.push({ id: this.nextJob++, job, hooks, settle });
       this.dispatch();
     });
   }
@@ -179,7 +188,10 @@ export class WorkerPool implements DocumentProcessor {
       execArgv: [`--max-old-space-size=${this.options.maxWorkerMemoryMb}`],
     });
     const slot: Slot = { child, ready: false, stderr: "" };
-    child.send({ type: "init", setup: this.options.setup } satisfies ToWorker);
+    void Promise.resolve(this.options.setup).then(
+      (setup) => child.connected && child.send({ type: "init", setup } satisfies ToWorker),
+      () => child.kill("SIGKILL"),
+    );
     this.slots.add(slot);
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (text: string) => (slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL)));
@@ -196,6 +208,8 @@ export class WorkerPool implements DocumentProcessor {
           child.kill("SIGKILL");
         } else if (message.type === "warn") {
           this.options.warn(message.message);
+        } else if (message.type === "progress") {
+          if (slot.job?.id === message.id) slot.job.hooks?.progress?.(message.pages);
         } else if (slot.job?.id === message.id) {
           this.finish(slot, message.outcome);
           this.dispatch();

@@ -30,4 +30,9 @@ export type FromWorker =
   | { type: "ready" }
   | { type: "init_failed"; message: string }
   | { type: "warn"; message: string }
+  /** Pages the first stage has read of a job's document so far (at most every PROGRESS_MS). */
+  | { type: "progress"; id: number; pages: number }
   | { type: "outcome"; id: number; outcome: JobOutcome };
+
+/** Shortest time between two progress messages about one document. */
+export const PROGRESS_MS = 500;

@@ -18,6 +18,8 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const summary = { ...emptySummary(), complete: true };
 const S0 = "The east berth closes on the third of May for repairs to the wall.";
+/** The facts of a page as chunk-fixtures' page() makes it: geometry order, one column. */
+const FACTS = JSON.stringify({ orderSource: "geometry", orderReason: "untagged", columns: 1, untaggedGlyphs: 0 });
 const S1 = "Fishing vessels will use the outer wall until the connected pontoons are done.";
 
 const doc = (name: string, paragraphs: Parameters<typeof page>[1][], title?: string) =>
@@ -85,8 +87,8 @@ describe("sqlite sink", () => {
       expect(d.rows_hash).toMatch(/^[0-9a-f]{64}$/);
     }
     expect(pages).toEqual([
-      { document_row: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", flags: "[]", furniture: null, ocr: null },
-      { document_row: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", flags: "[]", furniture: null, ocr: null },
+      { document_row: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", flags: "[]", furniture: null, facts: FACTS, ocr: null },
+      { document_row: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", flags: "[]", furniture: null, facts: FACTS, ocr: null },
     ]);
     if (notice.status !== "ok") throw new Error("fixture");
     expect((chunks as { id: string; chunk_index: number; text: string; title: string }[]).map((c) => [c.id, c.chunk_index, c.text, c.title])).toEqual(
@@ -237,6 +239,27 @@ describe("sqlite sink", () => {
     db.close();
   });
 
+  it("keeps what the stages decided about each page as its facts", async () => {
+    const hyphenated = page(1, [text("A well-", "known berth.")], { uri: "/in/facts.pdf", documentId: "facts".padEnd(64, "0") });
+    const facts = { orderSource: "structure", orderReason: "tagged", columns: "uncertain", untaggedGlyphs: 3, images: 1, scanReason: "stray_text", strayText: "7", continues: true, dehyphenated: [{ left: "well-", right: "known", result: "well-known", reason: "dictionary" }] };
+    await run([await result([{ ...hyphenated, ...facts }])]);
+    const db = open();
+    expect(JSON.parse((db.prepare("SELECT facts FROM pages").get() as { facts: string }).facts)).toEqual(facts);
+    db.close();
+  });
+
+  it("brings a version 2 archive forward: pages get facts and ocr columns, null until written again", async () => {
+    await run([await doc("notice", [[text(S0)]])]);
+    const db = new Database(join(dir, "out/archive.sqlite"));
+    db.exec("ALTER TABLE pages DROP COLUMN facts; ALTER TABLE pages DROP COLUMN ocr; UPDATE archive_meta SET value = '2' WHERE key = 'schema_version'");
+    db.close();
+    expect(await run([])).toEqual([`out/archive.sqlite: rebuilt the schema (version 2 → ${ARCHIVE_SCHEMA_VERSION})`]);
+    const upgraded = open();
+    expect(upgraded.prepare("SELECT value FROM archive_meta WHERE key = 'schema_version'").get()).toEqual({ value: String(ARCHIVE_SCHEMA_VERSION) });
+    expect(upgraded.prepare("SELECT facts, ocr FROM pages").all()).toEqual([{ facts: null, ocr: null }]);
+    upgraded.close();
+  });
+
   it("refuses an archive written by a newer pagestream instead of writing into it", async () => {
     await run([]);
     const db = new Database(join(dir, "out/archive.sqlite"));
@@ -264,15 +287,15 @@ describe("sqlite sink", () => {
     after.close();
   });
 
-  it("brings a version 2 archive forward (no pages.ocr), keeping its documents, and writes OCR facts into it", async () => {
+  it("brings a version 3 archive forward (no pages.ocr), keeping its documents, and writes OCR facts into it", async () => {
     await run([await doc("harbour", [[text(S0)]])]);
     const db = new Database(join(dir, "out/archive.sqlite"));
-    db.exec("ALTER TABLE pages DROP COLUMN ocr; UPDATE archive_meta SET value = '2' WHERE key = 'schema_version';");
+    db.exec("ALTER TABLE pages DROP COLUMN ocr; UPDATE archive_meta SET value = '3' WHERE key = 'schema_version';");
     db.close();
     const ocr = { engine: "tesseract" as const, version: "5.3.0", languages: ["eng"], dpi: 300, renderer: "pdftoppm" as const, words: 12, meanConfidence: 95.1, lowConfidenceWords: 0, skewDegrees: 1.2 };
     const scanned = await result([page(1, [text(S1)], { uri: "/in/scanned.pdf", documentId: "scanned".padEnd(64, "0"), source: "ocr", ocr, scan: true })], { limits: { maxTokens: 24 } });
     const warnings = await run([scanned]);
-    expect(warnings).toEqual([`out/archive.sqlite: rebuilt the schema (version 2 → ${ARCHIVE_SCHEMA_VERSION})`]);
+    expect(warnings).toEqual([`out/archive.sqlite: rebuilt the schema (version 3 → ${ARCHIVE_SCHEMA_VERSION})`]);
     const after = open();
     const rows = after.prepare("SELECT d.uri, p.flags, p.ocr FROM pages p JOIN documents d ON d.id = p.document_row ORDER BY d.uri").all() as { uri: string; flags: string; ocr: string | null }[];
     expect(rows).toEqual([

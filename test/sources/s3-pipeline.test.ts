@@ -23,7 +23,7 @@ let proxy: FaultProxy;
 let tmp: string;
 
 beforeAll(async () => {
-  server = await startS3Server(["archive", "nightly", "flaky"]);
+  server = await startS3Server(["archive", "nightly", "flaky", "dying"]);
   proxy = await startFaultProxy(server.endpoint);
   tmp = await mkdtemp(join(tmpdir(), "pagestream-s3-run-"));
   const samples = await Promise.all(SAMPLES.map(async (name) => [`intake/${name}`, await readFile(`fixtures/samples/${name}`)] as [string, Uint8Array]));
@@ -142,6 +142,34 @@ describe("pagestream run over a bucket", () => {
     expect(v.stdout).toContain("pipeline.yaml: ok (source s3; stages extract → flag-scans → strip-furniture → dehyphenate → chunk; sinks jsonl, sqlite)\n");
     expect(v.sources.some((s) => s.endsWith("src/sources/s3/source.ts"))).toBe(true);
     expect(v.sources.filter((s) => s.includes("@aws-sdk") || s.includes("@smithy"))).toEqual([]);
+  });
+
+  it("stops with one error when the endpoint stops answering mid-run, keeps what was done, and the next run goes on", async () => {
+    await server.putAll("dying", Array.from({ length: 9 }, (_, i) => [`more/${i}.pdf`, "%PDF-1.4 a one-line document that is not a real PDF\n"] as [string, string]));
+    const dying = await startFaultProxy(server.endpoint);
+    const dir = await pipelineDir("dying", "  bucket: dying\n  prefix: more\n  max_attempts: 1");
+    // The third download is never answered; meanwhile the endpoint goes away.
+    dying.inject({ path: /more\/2\.pdf\?x-id=GetObject/, times: 1, hang: true });
+    const running = cli(["run", "--progress", "never"], dir, { S3_ENDPOINT: dying.endpoint });
+    while (!dying.requests.some((q) => q.path.includes("more/2.pdf"))) await new Promise((r) => setTimeout(r, 20));
+    await dying.stop();
+    const r = await running;
+    expect(r.code).toBe(1);
+    const fatal = r.stderr.split("\n").filter((l) => l.includes("the source stopped answering"));
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toMatch(/^pagestream: the source stopped answering, 3 documents in a row: http:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\)/);
+    // Far fewer records than documents left: the run stopped instead of failing each one.
+    expect(r.stderr.match(/source_unreachable/g)!.length).toBeLessThanOrEqual(3);
+    const report = JSON.parse(await readFile(join(dir, "out/run-summary.json"), "utf8"));
+    expect([report.exit_code, report.error]).toEqual([1, expect.stringContaining("the source stopped answering")]);
+    const again = await cli(["run", "--progress", "never"], dir, { S3_ENDPOINT: server.endpoint });
+    expect(again.code).toBe(3); // every object is read now (they are not real PDFs)
+    const { summary } = JSON.parse(await readFile(join(dir, "out/run-summary.json"), "utf8"));
+    // What was read before the endpoint went away (the two before the hung download, and any the
+    // other worker read meanwhile) is kept; the rest are read now.
+    const readBefore = report.summary.failedByCode.damaged as number;
+    expect(readBefore).toBeGreaterThanOrEqual(2);
+    expect([summary.skipped, summary.documents, summary.failedByCode]).toEqual([readBefore, 9 - readBefore, { damaged: 9 - readBefore }]);
   });
 
   it("ingests every document when S3 answers 503 SlowDown a few times before each download", async () => {

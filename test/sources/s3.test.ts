@@ -364,6 +364,14 @@ describe("s3 source: reading objects", () => {
     });
   });
 
+  it("gives up on a download that stalls on every attempt with timeout, as a stall and not a cut", async () => {
+    await server.put(bucket, "stuck.pdf", "%PDF-1.4 " + "0123456789".repeat(1000));
+    const source = await open({ max_attempts: 2, timeout_seconds: 0.5 });
+    const [item] = await listAll(source);
+    proxy.inject({ path: /stuck\.pdf\?x-id=GetObject/, times: 2, stallAfterBytes: 4000 });
+    expect(await readError(source, item!)).toEqual({ code: "timeout", message: "the download stalled: no data for 0.5 s, 2 time(s)" });
+  });
+
   it("times out a download that stalls, and starts it again", async () => {
     const body = "%PDF-1.4 " + "0123456789".repeat(1000);
     await server.put(bucket, "stall.pdf", body);

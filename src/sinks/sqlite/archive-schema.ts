@@ -5,9 +5,10 @@
  *   bytes), status, error, page count, title, when it was written (`ingested_at`) and the
  *   hashes a re-run compares (`config_hash`, `rows_hash`). Pages and chunks point at it by
  *   `document_row` (its rowid).
- * - `pages`: each page's text, printed label, flags and furniture, how OCR read it (`ocr`, for
- *   pages the ocr stage read from their image), and where its text sits in the document text
- *   chunk offsets point into.
+ * - `pages`: each page's text, printed label, flags, furniture, facts (how its text was made:
+ *   order source, columns, dehyphenation decisions…; null on pages written before schema 3),
+ *   how OCR read it (`ocr`, for pages the ocr stage read from their image; schema 4), and
+ *   where its text sits in the document text chunk offsets point into.
  * - `chunks`: the chunk records, `id` the same UUID as in the JSONL. `title` repeats the
  *   document's title so the full-text index can hold it beside the text.
  * - `chunks_fts`: FTS5 over chunk text and title, external content (the text is stored once, in
@@ -33,7 +34,10 @@ const ARCHIVE_MIGRATIONS = [
    DROP INDEX IF EXISTS documents_sha256;
    ALTER TABLE pages RENAME COLUMN document_id TO document_row;
    ALTER TABLE chunks RENAME COLUMN document_id TO document_row;`,
-  // 2 → 3: pages.ocr, how the ocr stage read a page from its image.
+  // 2 → 3: what the stages decided about each page (order source, columns, hyphens…), for the
+  // web page's badges; pages written before keep null until their document is written again.
+  `ALTER TABLE pages ADD COLUMN facts TEXT;`,
+  // 3 → 4: pages.ocr, how the ocr stage read a page from its image.
   `ALTER TABLE pages ADD COLUMN ocr TEXT;`,
 ];
 
@@ -76,6 +80,7 @@ CREATE TABLE IF NOT EXISTS pages (
   mode TEXT NOT NULL,
   flags TEXT NOT NULL,
   furniture TEXT,
+  facts TEXT,
   ocr TEXT,
   PRIMARY KEY (document_row, number)
 ) STRICT, WITHOUT ROWID;

@@ -5,12 +5,15 @@
  * limits, archive schema), so rows made under other settings can be found.
  */
 import { createHash } from "node:crypto";
-import type { DocumentResult } from "../../core/records.js";
+import type { Dehyphenation, DocumentResult, PageRecord } from "../../core/records.js";
 import { documentText } from "../../text/document-text.js";
 import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../text/page-facts.js";
 
-/** Bumped when the tables change shape, with a migration from the version before (archive-schema.ts). */
-export const ARCHIVE_SCHEMA_VERSION = 3;
+/**
+ * Bumped when the tables change shape, with a migration from the version before
+ * (archive-schema.ts). 2: document_id, rows_hash, document_row; 3: `pages.facts`; 4: `pages.ocr`.
+ */
+export const ARCHIVE_SCHEMA_VERSION = 4;
 
 export interface DocumentRow {
   uri: string;
@@ -41,9 +44,56 @@ export interface PageRow {
   flags: string;
   /** JSON of the page's furniture record, when a stage left one. */
   furniture: string | null;
+  /** JSON of {@link PageFacts}: how the page's text was made, for a person checking it. */
+  facts: string;
   /** JSON of how the ocr stage read the page (engine, version, languages, dpi, confidence…); null for the PDF's own text. */
   ocr: string | null;
 }
+
+/**
+ * What the stages decided about a page, kept so that a person can see why its text came out as
+ * it did (`pagestream serve` shows them as badges). Fields a stage did not set are left out.
+ */
+export interface PageFacts {
+  /** `structure` (the tagged PDF's order) or `geometry` (rebuilt from positions). */
+  orderSource: PageRecord["orderSource"];
+  orderReason: string;
+  /** Most columns side by side, or "uncertain". */
+  columns: PageRecord["columns"];
+  /** Characters outside every tagged element, on a tagged page. */
+  untaggedGlyphs: number;
+  /** Images painted, when extraction looked. */
+  images?: number;
+  /** All text drawn invisibly: an OCR layer over a scan. */
+  invisibleText?: true;
+  /** Why flag-scans flagged the page: image_only, no_text, stray_text. */
+  scanReason?: string;
+  /** Share of characters that did not map to Unicode, when high. */
+  garbled?: number;
+  /** Text flag-scans took off a scanned page. */
+  strayText?: string;
+  /** Every line-end hyphen dehyphenate decided, and its evidence. */
+  dehyphenated?: Dehyphenation[];
+  /** The page's last paragraph goes on at the top of the next page. */
+  continues?: true;
+}
+
+export function pageFacts(page: PageRecord): PageFacts {
+  return {
+    orderSource: page.orderSource,
+    orderReason: page.orderReason,
+    columns: page.columns,
+    untaggedGlyphs: page.untaggedGlyphs,
+    ...(page.images !== undefined ? { images: page.images } : {}),
+    ...(page.invisibleText ? { invisibleText: true as const } : {}),
+    ...(page.scanReason !== undefined ? { scanReason: page.scanReason } : {}),
+    ...(page.garbled !== undefined ? { garbled: page.garbled } : {}),
+    ...(page.strayText !== undefined ? { strayText: page.strayText } : {}),
+    ...(page.dehyphenated?.length ? { dehyphenated: page.dehyphenated.map(({ left, right, result, reason }) => ({ left, right, result, reason })) } : {}),
+    ...(page.continues ? { continues: true as const } : {}),
+  };
+}
+
 
 export interface ChunkRow {
   id: string;
@@ -97,6 +147,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
       mode: page.mode,
       flags: JSON.stringify(pageFlags(page)),
       furniture: furniture === undefined ? null : JSON.stringify(furniture),
+      facts: JSON.stringify(pageFacts(page)),
       ocr: page.ocr ? JSON.stringify(page.ocr) : null,
     };
   });

@@ -1,34 +1,90 @@
 /**
  * A person's search query → an FTS5 MATCH expression. The query is never handed to FTS5 as it
- * is: FTS5 reads AND, OR, NOT, NEAR, parentheses, `column:` and `^` as syntax, so "salt AND
- * pepper" or "ratio: 3" would be an error or a different question. Instead each word and each
+ * is: FTS5 reads `NEAR`, `column:`, `^`, `+` and `*` as syntax, and a stray one is an error or a
+ * different question ("ratio: 3"). The query is parsed here instead, and each word and each
  * quoted phrase becomes an FTS5 string, which FTS5 only tokenizes:
  *
- *   plain words        harbour dues         → "harbour" "dues"        (all of them, any order)
- *   phrases in quotes  "written notice"     → "written notice"        (those words in a row)
- *   prefix*            dredg*               → "dredg" *               (words starting so)
+ *   plain words        harbour dues          → "harbour" "dues"          (all of them, any order)
+ *   phrases in quotes  "written notice"      → "written notice"          (those words in a row)
+ *   prefix*            dredg*                → "dredg" *                 (words starting so)
+ *   OR                 berth OR quay         → "berth" OR "quay"         (either)
+ *   NOT                notice NOT draft      → "notice" NOT "draft"      (the first without the second)
+ *   AND, ( )           (berth OR quay) dues  → ("berth" OR "quay") "dues"
  *
- * A quote left open runs to the end of the query. Terms with no letter or digit in them (a lone
- * dash, an ampersand) are dropped, since FTS5 would match nothing for them; a query left with no
- * term at all is an error that says so.
+ * Operators are the upper-case words AND, OR, NOT (lower-case `and`, `or`, `not` are searched as
+ * words, and so is "AND" in quotes). Precedence: NOT, then AND (also between words without an
+ * operator), then OR; parentheses group. The output parenthesises every group itself, so it
+ * never depends on FTS5's own precedence rules.
+ *
+ * Forgiving where the meaning is plain: a quote or a parenthesis left open runs to the end of
+ * the query; a ")" that closes nothing is part of its word; terms with no letter or digit in
+ * them (a lone dash, an ampersand) are dropped, since FTS5 would match nothing for them; a term
+ * repeated in the same group counts once. Refused, with a {@link QueryError} that says why, when
+ * it is not: nothing left to search for, an operator without something on each side, a NOT
+ * with nothing before it (an index cannot list what lacks a word), empty parentheses — and a
+ * query too long, with too many words or too short a prefix to answer quickly (see
+ * {@link QUERY_LIMITS}).
  */
+
+/** Why a query was refused: a code from this closed set, and a sentence for a person. */
+export type QueryErrorCode =
+  | "empty"
+  | "dangling_operator"
+  | "only_not"
+  | "empty_group"
+  | "short_prefix"
+  | "too_long"
+  | "too_many_terms"
+  | "too_slow"
+  | "not_an_archive" | "no_trigram_index" | "index_error";
+
 export class QueryError extends Error {
-  constructor(message: string) {
+  constructor(
+    readonly code: QueryErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = "QueryError";
   }
 }
 
+/**
+ * The cost cap, measured on bench/archive.mjs's 100,000-chunk archive (2 cores): a query of
+ * 1,000 repeated words took 25 s to over a minute, one of 100 distinct words ~0.1 s, one of 32
+ * ~35 ms. 64 words is twice what a web search engine takes (32) and more than any question a
+ * person types; 1,000 characters hold a pasted paragraph as a phrase. A prefix is merged from
+ * the index entries of every word it starts before the first hit can be ranked: `t*` took 0.4 s
+ * to merge (and 8 s with its highlights), `th*` 55 ms, `the*` 22 ms. The rest of the cost (ranking
+ * a word half the archive holds) is bounded by search's time limit.
+ */
+export const QUERY_LIMITS = {
+  /** Most characters in a query. */
+  maxChars: 1_000,
+  /** Most words in a query, counting each word of a phrase, after repeats are dropped. */
+  maxTerms: 64,
+  /** Fewest letters or digits before a prefix's `*`. */
+  minPrefixChars: 3,
+} as const;
+
 export interface QueryTerm {
+  type: "term";
   text: string;
   phrase: boolean;
   prefix: boolean;
 }
 
-const SEARCHABLE = /[\p{L}\p{N}]/u;
+export type QueryNode = QueryTerm | { type: "and" | "or"; children: QueryNode[] } | { type: "not"; include: QueryNode; exclude: QueryNode };
 
-export function parseQuery(query: string): QueryTerm[] {
-  const terms: QueryTerm[] = [];
+type Operator = "AND" | "OR" | "NOT";
+type Token = QueryTerm | { type: "op"; op: Operator } | { type: "open" } | { type: "close" };
+
+const SEARCHABLE = /[\p{L}\p{N}]/u;
+const WORDS = /[\p{L}\p{N}]+/gu;
+const OPERATORS = new Set<string>(["AND", "OR", "NOT"]);
+
+function tokenize(query: string): Token[] {
+  const tokens: Token[] = [];
+  let depth = 0;
   let i = 0;
   while (i < query.length) {
     const ch = query[i]!;
@@ -44,29 +100,224 @@ export function parseQuery(query: string): QueryTerm[] {
         prefix = true;
         i++;
       }
-      if (SEARCHABLE.test(text)) terms.push({ text, phrase: true, prefix });
+      if (SEARCHABLE.test(text)) tokens.push({ type: "term", text, phrase: true, prefix });
+    } else if (ch === "(") {
+      // Only at the start of a word: "3(b)" and "NEAR(a" are words.
+      tokens.push({ type: "open" });
+      depth++;
+      i++;
     } else {
       let end = i;
       while (end < query.length && !/\s/.test(query[end]!) && query[end] !== '"') end++;
-      const word = query.slice(i, end);
+      let word = query.slice(i, end);
       i = end;
-      const text = word.replace(/\*+$/, "");
-      if (SEARCHABLE.test(text)) terms.push({ text, phrase: false, prefix: text !== word });
+      // Closing parentheses at a word's end close the groups that are open; others are the word's.
+      let closes = 0;
+      while (closes < depth && word.endsWith(")")) {
+        word = word.slice(0, -1);
+        closes++;
+      }
+      if (OPERATORS.has(word)) tokens.push({ type: "op", op: word as Operator });
+      else {
+        const text = word.replace(/\*+$/, "");
+        if (SEARCHABLE.test(text)) tokens.push({ type: "term", text, phrase: false, prefix: text !== word });
+      }
+      for (let n = 0; n < closes; n++) tokens.push({ type: "close" });
+      depth -= closes;
     }
   }
-  return terms;
+  return tokens;
 }
 
-/** The MATCH expression for a query; throws QueryError when it holds nothing to search for. */
+const EXAMPLE: Record<Operator, string> = { AND: "notice AND termination", OR: "berth OR quay", NOT: "notice NOT draft" };
+
+/** Recursive descent over the tokens: or := and (OR and)* ; and := not (AND? not)* ; not := primary (NOT primary)* ; primary := term | ( or ). */
+class Parser {
+  private at = 0;
+  constructor(
+    private readonly tokens: Token[],
+    private readonly query: string,
+  ) {}
+
+  parse(): QueryNode {
+    const node = this.or();
+    // Only an unmatched operator or an empty group can stop the descent early.
+    if (this.at < this.tokens.length) this.fail(this.tokens[this.at]!);
+    return node;
+  }
+
+  private peek(): Token | undefined {
+    return this.tokens[this.at];
+  }
+
+  private isOp(token: Token | undefined, op: Operator): boolean {
+    return token?.type === "op" && token.op === op;
+  }
+
+  private or(): QueryNode {
+    const children = [this.and()];
+    while (this.isOp(this.peek(), "OR")) {
+      this.at++;
+      children.push(this.and());
+    }
+    return group("or", children);
+  }
+
+  private and(): QueryNode {
+    const children = [this.not()];
+    for (;;) {
+      const next = this.peek();
+      if (this.isOp(next, "AND")) {
+        this.at++;
+        children.push(this.not());
+      } else if (next && (next.type === "term" || next.type === "open")) {
+        children.push(this.not());
+      } else break;
+    }
+    return group("and", children);
+  }
+
+  private not(): QueryNode {
+    let node = this.primary();
+    while (this.isOp(this.peek(), "NOT")) {
+      this.at++;
+      node = { type: "not", include: node, exclude: this.primary() };
+    }
+    return node;
+  }
+
+  private primary(): QueryNode {
+    const token = this.peek();
+    if (token?.type === "term") {
+      this.at++;
+      return token;
+    }
+    if (token?.type === "open") {
+      this.at++;
+      if (this.peek()?.type === "close" || this.peek() === undefined) this.fail(token);
+      const node = this.or();
+      // A group left open runs to the end of the query.
+      if (this.peek()?.type === "close") this.at++;
+      return node;
+    }
+    return this.fail(token);
+  }
+
+  /** The error for a token that cannot stand where it is (undefined: the query ended there). */
+  private fail(token: Token | undefined): never {
+    const previous = this.tokens[this.at - 1];
+    if (token?.type === "open" || (token?.type === "close" && previous?.type === "open")) {
+      throw new QueryError("empty_group", `empty parentheses in ${JSON.stringify(this.query)}: put words inside them, or leave them out`);
+    }
+    const op = token?.type === "op" ? token.op : previous?.type === "op" ? previous.op : undefined;
+    const first = this.at === 0 || previous?.type === "open" || (previous?.type === "op" && previous.op !== "NOT");
+    if (op === "NOT" && token?.type === "op" && first) {
+      throw new QueryError("only_not", `NOT needs something to search for before it, as in ${EXAMPLE.NOT}: the index can find what has a word, not list everything that lacks one`);
+    }
+    if (op) {
+      throw new QueryError("dangling_operator", `${op} needs a word, a "phrase" or a (group) on each side, as in ${EXAMPLE[op]}; to search for the word itself, write it in quotes ("${op}") or in lower case`);
+    }
+    throw new QueryError("empty", nothingToSearch(this.query));
+  }
+}
+
+function group(type: "and" | "or", children: QueryNode[]): QueryNode {
+  const flat: QueryNode[] = [];
+  const seen = new Set<string>();
+  for (const child of children.flatMap((c) => (c.type === type ? c.children : [c]))) {
+    // A term repeated in one group asks nothing more, and costs FTS5 as much again.
+    const key = serialize(child);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    flat.push(child);
+  }
+  return flat.length === 1 ? flat[0]! : { type, children: flat };
+}
+
+function nothingToSearch(query: string): string {
+  return `nothing to search for in ${JSON.stringify(query)}: give a word, a "phrase in quotes" or a prefix*`;
+}
+
+/** The query's syntax tree; throws QueryError for a query that cannot be searched (see the module comment). */
+export function parseQuery(query: string): QueryNode {
+  if (query.length > QUERY_LIMITS.maxChars) {
+    throw new QueryError("too_long", `the query is ${query.length.toLocaleString("en-US")} characters long; at most ${QUERY_LIMITS.maxChars.toLocaleString("en-US")} are searched`);
+  }
+  const tokens = tokenize(query);
+  // A lone operator is better told as one (the parser says so) than as nothing to search for.
+  if (!tokens.some((t) => t.type === "term" || t.type === "op")) throw new QueryError("empty", nothingToSearch(query));
+  const node = new Parser(tokens, query).parse();
+  // The * applies to the term's last word ("one two thr"* is one two, then thr…).
+  const short = positiveAndNegativeTerms(node).find((t) => t.prefix && [...((t.text.match(WORDS) ?? []).at(-1) ?? "")].length < QUERY_LIMITS.minPrefixChars);
+  if (short) {
+    throw new QueryError("short_prefix", `${JSON.stringify(short.text + "*")} is too short a prefix: give at least ${QUERY_LIMITS.minPrefixChars} letters before the *, or the whole word`);
+  }
+  const words = countWords(node);
+  if (words > QUERY_LIMITS.maxTerms) {
+    throw new QueryError("too_many_terms", `the query has ${words.toLocaleString("en-US")} words; at most ${QUERY_LIMITS.maxTerms} are searched: keep the ones that tell the documents you want apart`);
+  }
+  return node;
+}
+
+/** The terms a query looks for (not the ones after NOT): what a page highlights. */
+export function positiveTerms(node: QueryNode): QueryTerm[] {
+  if (node.type === "term") return [node];
+  if (node.type === "not") return positiveTerms(node.include);
+  return node.children.flatMap(positiveTerms);
+}
+
+/** True when some term of the query is a prefix (every lookup of a prefix merges many index entries). */
+export function hasPrefix(node: QueryNode): boolean {
+  return positiveAndNegativeTerms(node).some((t) => t.prefix);
+}
+
+function positiveAndNegativeTerms(node: QueryNode): QueryTerm[] {
+  if (node.type === "term") return [node];
+  if (node.type === "not") return [...positiveAndNegativeTerms(node.include), ...positiveAndNegativeTerms(node.exclude)];
+  return node.children.flatMap(positiveAndNegativeTerms);
+}
+
+function countWords(node: QueryNode): number {
+  if (node.type === "term") return Math.max(1, node.text.match(WORDS)?.length ?? 0);
+  if (node.type === "not") return countWords(node.include) + countWords(node.exclude);
+  return node.children.reduce((n, c) => n + countWords(c), 0);
+}
+
+/** The FTS5 MATCH expression for a parsed query. */
+export function matchExpression(node: QueryNode): string {
+  return serialize(node);
+}
+
+function serialize(node: QueryNode): string {
+  switch (node.type) {
+    case "term":
+      return `"${node.text.replaceAll('"', '""')}"${node.prefix ? " *" : ""}`;
+    case "and":
+      // FTS5 reads juxtaposition as AND between phrases only: a group needs the word.
+      return node.children.map(operand).join(node.children.every((c) => c.type === "term") ? " " : " AND ");
+    case "or":
+      return node.children.map(operand).join(" OR ");
+    case "not":
+      return `${operand(node.include)} NOT ${operand(node.exclude)}`;
+  }
+}
+
+/** A group inside another is parenthesised, whatever the operators. */
+function operand(node: QueryNode): string {
+  return node.type === "term" ? serialize(node) : `(${serialize(node)})`;
+}
+
+/** The MATCH expression for a query; throws QueryError when it cannot be searched. */
 export function toFtsQuery(query: string): string {
-  const terms = parseQuery(query);
-  if (terms.length === 0) throw new QueryError(`nothing to search for in ${JSON.stringify(query)}: give a word, a "phrase in quotes" or a prefix*`);
-  return terms.map((t) => `"${t.text.replaceAll('"', '""')}"${t.prefix ? " *" : ""}`).join(" ");
+  return serialize(parseQuery(query));
 }
 
 /** The MATCH expression for a substring search in the trigram index: the whole query, literally. */
 export function toTrigramQuery(query: string): string {
   const text = query.trim();
-  if ([...text].length < 3) throw new QueryError(`a substring search needs at least 3 characters, got ${JSON.stringify(text)}`);
+  if (text.length > QUERY_LIMITS.maxChars) {
+    throw new QueryError("too_long", `the query is ${text.length.toLocaleString("en-US")} characters long; at most ${QUERY_LIMITS.maxChars.toLocaleString("en-US")} are searched`);
+  }
+  if ([...text].length < 3) throw new QueryError("empty", `a substring search needs at least 3 characters, got ${JSON.stringify(text)}`);
   return `"${text.replaceAll('"', '""')}"`;
 }

@@ -2,16 +2,16 @@
  * Searching an archive: the best chunks for a query by bm25, each with its document, its page
  * range, the pages of the matched text itself, and a snippet with the matches marked.
  *
- * Two queries per search, so that snippets and highlights are computed only for the hits shown:
- * the first ranks (FTS5 sorts by `rank` internally when nothing else filters), the second
- * fetches each hit's text. Overlapping chunks both hold the text they share; a hit whose match
- * is the same stretch of the same document as a better-ranked hit is left out.
+ * Two steps per search, so that snippets and highlights are computed only for the hits ranked
+ * best: the first ranks, the second fetches those hits' marked text. Overlapping chunks both
+ * hold the text they share; a hit whose match is the same stretch of the same document as a
+ * better-ranked hit is left out. Every search has a time limit (see SEARCH_TIME_LIMIT_MS).
  */
 import type { Database } from "better-sqlite3";
 import { FTS_TABLE, TRIGRAM_TABLE, tableExists } from "./archive-schema.js";
-import { QueryError, toFtsQuery, toTrigramQuery } from "./fts-query.js";
+import { hasPrefix, matchExpression, parseQuery, QueryError, toTrigramQuery } from "./fts-query.js";
 
-export { QueryError } from "./fts-query.js";
+export { QueryError, type QueryErrorCode } from "./fts-query.js";
 
 export interface SearchOptions {
   /** Most hits to return. */
@@ -24,6 +24,19 @@ export interface SearchOptions {
   substring?: boolean;
   /** Only matches in text read by OCR from page images (`ocr`), or only matches in the PDFs' own text (`text`). */
   source?: "ocr" | "text";
+  /**
+   * Only chunks with these flags (see `pageFlags`: scan, ocr, ocr_layer…): each entry is a set of
+   * names of which the chunk must carry one, and every entry must hold.
+   */
+  flags?: readonly (readonly string[])[];
+  /** Only documents written into the archive at or after this ISO 8601 time (`ingested_at`). */
+  ingestedSince?: string;
+  /** Only documents written into the archive before this ISO 8601 time. */
+  ingestedBefore?: string;
+  /** Hits to skip, for paging (at most {@link MAX_OFFSET}). */
+  offset?: number;
+  /** Longest the search may take (default {@link SEARCH_TIME_LIMIT_MS}); past it, a QueryError `too_slow`. */
+  timeLimitMs?: number;
 }
 
 export interface SearchHit {
@@ -54,10 +67,18 @@ export interface SearchResult {
   /** The expression handed to FTS5 MATCH. */
   match: string;
   hits: SearchHit[];
+  /** True when there are hits after these (the next page has some). */
+  more: boolean;
 }
 
+/**
+ * Deepest a search pages: every hit before the page shown is ranked and its highlights compared
+ * (to leave out repeats from overlapping chunks), so the cost grows with the offset.
+ */
+export const MAX_OFFSET = 1_000;
+
 /** bm25 weights of the indexed columns: a word in the chunk's own text counts twice one in its document's title. */
-const WEIGHTS: Record<string, string> = { [FTS_TABLE]: "bm25(1.0, 0.5)", [TRIGRAM_TABLE]: "bm25(1.0)" };
+const WEIGHTS: Record<string, string> = { [FTS_TABLE]: "1.0, 0.5", [TRIGRAM_TABLE]: "1.0" };
 const SNIPPET_TOKENS = 24;
 /** Candidates ranked per hit asked for when matches are filtered by where their text came from. */
 const SOURCE_CANDIDATES = 10;
@@ -65,55 +86,42 @@ const START = "\u0001";
 const END = "\u0002";
 
 export function searchArchive(db: Database, query: string, options: SearchOptions): SearchResult {
-  if (!tableExists(db, "archive_meta") || !tableExists(db, FTS_TABLE)) throw new QueryError("this file is not a pagestream archive (no archive_meta or full-text index)");
-  const table = options.substring ? TRIGRAM_TABLE : FTS_TABLE;
-  if (options.substring && !tableExists(db, TRIGRAM_TABLE)) {
-    throw new QueryError("the archive has no trigram index for substring search: set `trigram: true` on its sqlite sink and run the pipeline again");
-  }
-  const match = options.substring ? toTrigramQuery(query) : toFtsQuery(query);
-  const filters: string[] = [];
-  const params: Record<string, unknown> = { match, weights: WEIGHTS[table], limit: options.limit * 3 };
-  if (options.document !== undefined) {
-    filters.push("(d.document_id = lower(@document) OR d.uri = @document OR (length(@document) >= 8 AND substr(d.document_id, 1, length(@document)) = lower(@document)))");
-    params.document = options.document;
-  }
-  if (options.pathPrefix !== undefined) {
-    filters.push("substr(d.uri, 1, length(@prefix)) = @prefix");
-    params.prefix = options.pathPrefix;
-  }
-  // Whether a match is in OCR text is known per page, once the match is placed: only chunks with
-  // an OCR page can hold one, and more candidates are ranked for the matches that are left out.
-  if (options.source === "ocr") filters.push("EXISTS (SELECT 1 FROM json_each(c.flags) WHERE json_each.value = 'ocr')");
-  if (options.source !== undefined) params.limit = options.limit * SOURCE_CANDIDATES;
-  const ranked = sqlite(() =>
+  const table = searchTable(db, options);
+  const { match, prefix } = matchOf(query, options);
+  const offset = Math.min(Math.max(0, Math.floor(options.offset ?? 0)), MAX_OFFSET);
+  const wanted = offset + options.limit;
+  const deadline = startDeadline(db, options.timeLimitMs ?? SEARCH_TIME_LIMIT_MS);
+  const { sql: filterSql, params: filterParams } = chunkFilters(options);
+  // bm25() and SQLite's own sorter rather than FTS5's `ORDER BY rank`: that one scores every
+  // match before it returns a row, so nothing could stop it; here the deadline is asked at each
+  // match. Same scores, same order (ties by rowid, so pages never shuffle), about the same speed.
+  // CROSS JOIN keeps the index the outer loop when filters join chunks and documents.
+  const ranked = sqlite(deadline, () =>
     db
       .prepare(
-        `SELECT ${table}.rowid AS seq, ${table}.rank AS rank FROM ${table}` +
-          (filters.length ? ` JOIN chunks c ON c.seq = ${table}.rowid JOIN documents d ON d.id = c.document_row` : "") +
-          ` WHERE ${table} MATCH @match AND ${table}.rank MATCH @weights` +
-          filters.map((f) => ` AND ${f}`).join("") +
-          ` ORDER BY ${table}.rank LIMIT @limit`,
+        `SELECT ${table}.rowid AS seq, bm25(${table}, ${WEIGHTS[table]}) AS score FROM ${table}` +
+          (filterSql.length ? ` CROSS JOIN chunks c ON c.seq = ${table}.rowid CROSS JOIN documents d ON d.id = c.document_row` : "") +
+          ` WHERE ${table} MATCH @match AND ${DEADLINE_FUNCTION}()` +
+          filterSql.map((f) => ` AND ${f}`).join("") +
+          ` ORDER BY score, seq LIMIT @limit`,
       )
-      .all(params) as { seq: number; rank: number }[],
+      .all({ ...filterParams, match, limit: (wanted + 1) * (options.source !== undefined ? SOURCE_CANDIDATES : 3) }) as { seq: number; score: number }[],
   );
-  // CAST: better-sqlite3 binds a JS number as REAL, and FTS5 then takes over the rowid test
-  // without applying it (3.53: `rowid = 3.0` returns every match), so each hit got the first
-  // match's snippet.
-  const marked = db.prepare(
-    `SELECT highlight(${table}, 0, char(1), char(2)) AS marked, snippet(${table}, 0, char(1), char(2), '…', ${SNIPPET_TOKENS}) AS snippet FROM ${table} WHERE ${table} MATCH @match AND rowid = CAST(@seq AS INTEGER)`,
-  );
+  const textOf = markedTexts(db, table, match, prefix, ranked.map((r) => r.seq), deadline);
   const chunkRow = db.prepare(
     "SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.document_id, d.uri, d.title FROM chunks c JOIN documents d ON d.id = c.document_row WHERE c.seq = ?",
   );
   const pageRows = db.prepare("SELECT number, label, char_start, char_end, ocr FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number");
   const pagesOf = new Map<number, PageOffsets[]>();
 
+  // Every hit up to the page shown is found (repeats are told apart by their highlights), and
+  // one more tells whether a next page exists.
   const hits: SearchHit[] = [];
   const seen = new Set<string>();
-  for (const { seq, rank } of ranked) {
-    if (hits.length >= options.limit) break;
-    const text = sqlite(() => marked.get({ match, seq }) as { marked: string; snippet: string });
-    const chunk = chunkRow.get(seq) as ChunkOffsets & { id: string; chunk_index: number; page_start: number; page_end: number; document_row: number; document_id: string | null; uri: string; title: string | null };
+  for (const { seq, score } of ranked) {
+    if (hits.length > wanted) break;
+    const text = textOf(seq);
+    const chunk = chunkRow.get(seq) as HitChunk;
     if (!pagesOf.has(chunk.document_row)) pagesOf.set(chunk.document_row, pageRows.all(chunk.document_row) as PageOffsets[]);
     const pages = pagesOf.get(chunk.document_row)!;
     const spans = markedSpans(text.marked);
@@ -129,7 +137,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
     const ocr = ocrOf(pages.filter((p) => p.number >= matchPages[0] && p.number <= matchPages[1]));
     if ((options.source === "ocr" && !ocr) || (options.source === "text" && ocr)) continue;
     hits.push({
-      score: -rank,
+      score: -score,
       documentId: chunk.document_id,
       uri: chunk.uri,
       title: chunk.title,
@@ -144,7 +152,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
       ...(ocr ? { ocr } : {}),
     });
   }
-  return { query, match, hits };
+  return { query, match, hits: hits.slice(offset, wanted), more: hits.length > wanted };
 }
 
 /** The OCR pages among the matched pages, and their confidence (weighted by words); undefined when none was read by OCR. */
@@ -156,6 +164,174 @@ function ocrOf(pages: readonly PageOffsets[]): SearchHit["ocr"] {
   return { pages: read.map((r) => r.number), meanConfidence: Math.round(confidence * 10) / 10 };
 }
 
+/**
+ * highlight() and snippet() of a ranked chunk, asked for in rank order until the page is full.
+ * FTS5 answers `rowid = ?` by looking the query up again, which for a prefix merges the index
+ * entries of every word it starts, each time (`th*`: ~50 ms a lookup, 1.7 s for a page of
+ * hits); such a query gets one more pass over its matches instead, picking the ranked ones.
+ */
+function markedTexts(db: Database, table: string, match: string, prefix: boolean, seqs: number[], deadline: Deadline): (seq: number) => { marked: string; snippet: string } {
+  const columns = `${table}.rowid AS seq, highlight(${table}, 0, char(1), char(2)) AS marked, snippet(${table}, 0, char(1), char(2), '…', ${SNIPPET_TOKENS}) AS snippet`;
+  type Row = { seq: number; marked: string; snippet: string };
+  if (prefix) {
+    deadline.pick = new Set(seqs);
+    const rows = sqlite(deadline, () => db.prepare(`SELECT ${columns} FROM ${table} WHERE ${table} MATCH @match AND ${PICK_FUNCTION}(${table}.rowid)`).all({ match }) as Row[]);
+    const bySeq = new Map(rows.map((r) => [r.seq, r]));
+    return (seq) => bySeq.get(seq)!;
+  }
+  // CAST: better-sqlite3 binds a JS number as REAL, and FTS5 then takes over the rowid test
+  // without applying it (3.53: `rowid = 3.0` returns every match), so each hit got the first
+  // match's snippet.
+  const one = db.prepare(`SELECT ${columns} FROM ${table} WHERE ${table} MATCH @match AND rowid = CAST(@seq AS INTEGER)`);
+  return (seq) => sqlite(deadline, () => one.get({ match, seq }) as Row);
+}
+
+/** The MATCH expression, and whether it holds a prefix. */
+function matchOf(query: string, options: { substring?: boolean }): { match: string; prefix: boolean } {
+  if (options.substring) return { match: toTrigramQuery(query), prefix: false };
+  const node = parseQuery(query);
+  return { match: matchExpression(node), prefix: hasPrefix(node) };
+}
+
+/**
+ * How long one search may take, by default: a word most chunks hold is ranked by scoring every
+ * chunk that holds it (~2.5 µs each: 0.25 s for 100,000, 2.5 s for a million), and a query
+ * that needs longer is stopped with a QueryError (`too_slow`) rather than holding a server or a
+ * terminal.
+ */
+export const SEARCH_TIME_LIMIT_MS = 3_000;
+
+const DEADLINE_FUNCTION = "pagestream_deadline";
+const PICK_FUNCTION = "pagestream_pick";
+
+interface Deadline {
+  /** performance.now() past which a search stops. */
+  at: number;
+  limitMs: number;
+  /** The rowids the pick pass keeps. */
+  pick: ReadonlySet<number>;
+}
+
+const deadlines = new WeakMap<Database, Deadline>();
+
+/**
+ * Arms the time limit of one search on this connection: SQL functions the search's statements
+ * call at every match throw once it has passed (better-sqlite3 has no progress handler or
+ * interrupt; a function that throws ends the statement at once).
+ */
+function startDeadline(db: Database, limitMs: number): Deadline {
+  let deadline = deadlines.get(db);
+  if (!deadline) {
+    const state: Deadline = { at: Infinity, limitMs, pick: new Set() };
+    const check = () => {
+      if (performance.now() >= state.at) throw new SearchTimeout();
+    };
+    db.function(DEADLINE_FUNCTION, { deterministic: false }, () => {
+      check();
+      return 1;
+    });
+    db.function(PICK_FUNCTION, { deterministic: false }, (seq: unknown) => {
+      check();
+      return state.pick.has(Number(seq)) ? 1 : 0;
+    });
+    deadlines.set(db, state);
+    deadline = state;
+  }
+  deadline.at = performance.now() + limitMs;
+  deadline.limitMs = limitMs;
+  return deadline;
+}
+
+class SearchTimeout extends Error {}
+
+/** A match in a page's text: [start, end) in the page's `text`. */
+export interface PageMatch {
+  page: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * Where a query matches in one document's pages, found by the same index and tokenizer as
+ * search (stemming, diacritics), so a page highlights exactly what ranked it: each chunk's
+ * highlight() spans, mapped from the chunk's text to its document and on to its pages. A match
+ * in a repeated table header (the chunk's prefix) is not in the document there and is left out;
+ * one over a page break is split at it. Sorted, without repeats from overlapping chunks.
+ */
+export function matchesInDocument(db: Database, query: string, documentRow: number, options: { substring?: boolean } = {}): PageMatch[] {
+  const table = searchTable(db, options);
+  const { match } = matchOf(query, options);
+  const deadline = startDeadline(db, SEARCH_TIME_LIMIT_MS);
+  const rows = sqlite(
+    deadline,
+    () =>
+      db
+        .prepare(
+          `SELECT c.char_start, c.prefix_chars, highlight(${table}, 0, char(1), char(2)) AS marked FROM ${table} CROSS JOIN chunks c ON c.seq = ${table}.rowid WHERE ${table} MATCH @match AND ${DEADLINE_FUNCTION}() AND c.document_row = @document`,
+        )
+        .all({ match, document: documentRow }) as (ChunkOffsets & { marked: string })[],
+  );
+  const pages = db.prepare("SELECT number, label, char_start, char_end FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number").all(documentRow) as PageOffsets[];
+  const found = new Map<string, PageMatch>();
+  for (const row of rows) {
+    for (const [s, e] of markedSpans(row.marked)) {
+      if (s < row.prefix_chars) continue;
+      const start = documentOffset(row, s);
+      const end = documentOffset(row, e);
+      for (const p of pages) {
+        const from = Math.max(start, p.char_start);
+        const to = Math.min(end, p.char_end);
+        if (from < to) found.set(`${p.number}:${from}`, { page: p.number, start: from - p.char_start, end: to - p.char_start });
+      }
+    }
+  }
+  return [...found.values()].sort((a, b) => a.page - b.page || a.start - b.start);
+}
+
+/** The index a search reads, after checking the file is an archive that has it. */
+function searchTable(db: Database, options: { substring?: boolean }): string {
+  if (!tableExists(db, "archive_meta") || !tableExists(db, FTS_TABLE)) throw new QueryError("not_an_archive", "this file is not a pagestream archive (no archive_meta or full-text index)");
+  if (options.substring && !tableExists(db, TRIGRAM_TABLE)) {
+    throw new QueryError("no_trigram_index", "the archive has no trigram index for substring search: set `trigram: true` on its sqlite sink and run the pipeline again");
+  }
+  return options.substring ? TRIGRAM_TABLE : FTS_TABLE;
+}
+
+/** SQL conditions on the chunk `c` and its document `d` for the filters of a search. */
+function chunkFilters(options: SearchOptions): { sql: string[]; params: Record<string, unknown> } {
+  const sql: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (options.document !== undefined) {
+    sql.push("(d.document_id = lower(@document) OR d.uri = @document OR (length(@document) >= 8 AND substr(d.document_id, 1, length(@document)) = lower(@document)))");
+    params.document = options.document;
+  }
+  if (options.pathPrefix !== undefined) {
+    sql.push("substr(d.uri, 1, length(@prefix)) = @prefix");
+    params.prefix = options.pathPrefix;
+  }
+  (options.flags ?? []).forEach((anyOf, i) => {
+    const names = anyOf.map((name, j) => {
+      params[`flag${i}_${j}`] = name;
+      return `@flag${i}_${j}`;
+    });
+    if (names.length) sql.push(`EXISTS (SELECT 1 FROM json_each(c.flags) WHERE json_each.value IN (${names.join(", ")}))`);
+  });
+  // Whether a match is in OCR text is known per page, once the match is placed: only chunks with
+  // an OCR page can hold one, and more candidates are ranked for the matches that are left out.
+  if (options.source === "ocr") sql.push("EXISTS (SELECT 1 FROM json_each(c.flags) WHERE json_each.value = 'ocr')");
+  if (options.ingestedSince !== undefined) {
+    sql.push("d.ingested_at >= @since");
+    params.since = options.ingestedSince;
+  }
+  if (options.ingestedBefore !== undefined) {
+    sql.push("d.ingested_at < @before");
+    params.before = options.ingestedBefore;
+  }
+  return { sql, params };
+}
+
+type HitChunk = ChunkOffsets & { id: string; chunk_index: number; page_start: number; page_end: number; document_row: number; document_id: string | null; uri: string; title: string | null };
+
 interface ChunkOffsets {
   char_start: number;
   prefix_chars: number;
@@ -166,8 +342,8 @@ interface PageOffsets {
   label: string | null;
   char_start: number;
   char_end: number;
-  /** JSON of the page's OCR facts, for pages read by OCR. */
-  ocr: string | null;
+  /** JSON of the page's OCR facts, for pages read by OCR (selected where a hit needs it). */
+  ocr?: string | null;
 }
 
 /** [start, end) of each marked match in highlight()'s output, as offsets into the chunk text. */
@@ -214,13 +390,19 @@ export function cleanSnippet(raw: string): { snippet: string; highlights: [numbe
   return { snippet: trimmed, highlights: highlights.map(([s, e]) => [s, Math.min(e, trimmed.length)]) };
 }
 
-/** Runs a statement, turning an error from FTS5 about the query into a QueryError. */
-function sqlite<T>(run: () => T): T {
+/** Runs a statement, turning an error from FTS5 about the query, or the time limit, into a QueryError. */
+function sqlite<T>(deadline: Deadline, run: () => T): T {
   try {
     return run();
   } catch (err) {
+    if (err instanceof SearchTimeout) {
+      throw new QueryError(
+        "too_slow",
+        `the search was stopped after ${deadline.limitMs / 1000} s: the query matches too much of the archive to rank in time; make it narrower (more words, a "phrase", a longer prefix)`,
+      );
+    }
     const message = (err as Error).message;
-    if (/fts5|syntax error|unterminated|malformed MATCH/i.test(message)) throw new QueryError(`the full-text index could not read this query (${message})`);
+    if (/fts5|syntax error|unterminated|malformed MATCH/i.test(message)) throw new QueryError("index_error", `the full-text index could not read this query (${message})`);
     throw err;
   }
 }

@@ -33,7 +33,7 @@ export async function openBucket(opts: S3SourceOptions, context: SourceContext):
     if (!probe.KeyCount) context.warn(`s3://${bucket}/${prefix} holds no objects at ${where}`);
   }
 
-  const limits: ObjectLimits = { maxBytes: opts.max_object_bytes, maxAttempts: opts.max_attempts, timeoutSeconds: opts.timeout_seconds };
+  const limits: ObjectLimits = { where, maxBytes: opts.max_object_bytes, maxAttempts: opts.max_attempts, timeoutSeconds: opts.timeout_seconds };
   const listing = { bucket, prefix, pageSize: opts.page_size, filter: pathFilter(opts), where };
   return {
     async *list() {

@@ -31,10 +31,16 @@ export function describeS3Error(err: unknown): string {
   return attempts > 1 ? `${text}, after ${attempts} attempts` : text;
 }
 
+/** Network errors that mean the endpoint itself cannot be reached, not this one object. */
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+
 /** Why an object could not be downloaded, as the error record the run keeps for it. */
-export function objectError(err: unknown, timeoutSeconds: number): DocumentError {
+export function objectError(err: unknown, timeoutSeconds: number, where: string): DocumentError {
   const e = (err ?? {}) as SdkError;
   const what = describeS3Error(err);
+  if (e.code && UNREACHABLE.has(e.code)) {
+    return new DocumentError("source_unreachable", `${where} cannot be reached (${e.code}): ${what}`, { cause: err });
+  }
   const status = e.$metadata?.httpStatusCode;
   if (e.name === "NoSuchKey" || (status === 404 && e.name !== "NoSuchBucket")) {
     return new DocumentError("not_found", `the object no longer exists, it was deleted after it was listed: ${what}`, { cause: err });

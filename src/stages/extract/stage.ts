@@ -144,6 +144,7 @@ async function* extractPages(
     for (const number of numbers) {
       try {
         read.push({ number, page: await readPage(pdf, number, layout) });
+        context.pagesRead?.(read.length);
       } catch (err) {
         // One unreadable page (a cycle in its resources, runaway nesting) must not cost the
         // others: it is reported and comes out empty.

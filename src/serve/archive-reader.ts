@@ -1,0 +1,180 @@
+/**
+ * The archive as the server reads it: opened read-only (a run may be writing it at the same
+ * time: WAL readers never wait for the writer and see whole committed batches), searched
+ * through the same `searchArchive` as `pagestream search`, and read document by document,
+ * by documentId (the sha256 of its bytes) only.
+ *
+ * Columns newer than the archive's schema are read only when they are there: `pages.facts`
+ * (schema 2) and `pages.ocr` (written by the OCR stage), so an older archive is served with
+ * what it has.
+ */
+import Database from "better-sqlite3";
+import { FTS_TABLE, TRIGRAM_TABLE, tableExists } from "../sinks/sqlite/archive-schema.js";
+import { ARCHIVE_SCHEMA_VERSION } from "../sinks/sqlite/document-rows.js";
+import { matchesInDocument, searchArchive, type PageMatch, type SearchOptions, type SearchResult } from "../sinks/sqlite/search.js";
+
+export interface DocumentRecord {
+  row: number;
+  /** The sha256 of the document's bytes. */
+  documentId: string;
+  uri: string;
+  /** Every uri the archive holds these bytes at, the one above first. */
+  uris: string[];
+  title: string | null;
+  pages: number | null;
+  status: string;
+  ingestedAt: string;
+  warnings: { code: string; message: string; pages?: number[] }[];
+}
+
+export interface PageRecordRow {
+  number: number;
+  label: string | null;
+  text: string;
+  mode: string;
+  flags: string[];
+  furniture: unknown;
+  facts: unknown;
+  ocr: unknown;
+}
+
+export interface ArchiveCounts {
+  documents: number;
+  failedDocuments: number;
+  pages: number;
+  chunks: number;
+  flags: string[];
+  substring: boolean;
+  ingested: { first: string; last: string } | null;
+}
+
+/** A documentId: the sha256 of the file's bytes, 64 lower-case hex digits. */
+export const DOCUMENT_ID = /^[0-9a-f]{64}$/;
+
+export class ArchiveReader {
+  private readonly pageColumns: string;
+
+  private constructor(private readonly db: Database.Database) {
+    const columns = new Set((db.prepare("SELECT name FROM pragma_table_info('pages')").all() as { name: string }[]).map((c) => c.name));
+    this.pageColumns = ["number", "label", "text", "mode", "flags", "furniture", columns.has("facts") ? "facts" : "NULL AS facts", columns.has("ocr") ? "ocr" : "NULL AS ocr"].join(", ");
+  }
+
+  /** Opens an archive read-only; throws an Error that says what is wrong with the file. */
+  static open(file: string): ArchiveReader {
+    let db: Database.Database;
+    try {
+      db = new Database(file, { readonly: true, fileMustExist: true });
+    } catch (err) {
+      throw new Error(`${file}: ${(err as Error).message}`, { cause: err });
+    }
+    try {
+      if (!tableExists(db, "archive_meta") || !tableExists(db, FTS_TABLE)) throw new Error("not a pagestream archive (no archive_meta or full-text index)");
+      const version = Number((db.prepare("SELECT value FROM archive_meta WHERE key = 'schema_version'").get() as { value: string } | undefined)?.value);
+      if (!(version >= 1 && version <= ARCHIVE_SCHEMA_VERSION)) {
+        throw new Error(`the archive has schema version ${version}, newer than this pagestream reads (${ARCHIVE_SCHEMA_VERSION}): update pagestream`);
+      }
+      db.pragma("busy_timeout = 5000");
+      return new ArchiveReader(db);
+    } catch (err) {
+      db.close();
+      throw new Error(`${file}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  search(query: string, options: SearchOptions): SearchResult {
+    return searchArchive(this.db, query, options);
+  }
+
+  /** Where the query matches in a document's pages. */
+  matches(query: string, document: DocumentRecord): PageMatch[] {
+    return matchesInDocument(this.db, query, document.row);
+  }
+
+  counts(): ArchiveCounts {
+    const d = this.db.prepare("SELECT count(*) AS n, coalesce(sum(status = 'failed'), 0) AS failed, min(ingested_at) AS first, max(ingested_at) AS last FROM documents").get() as { n: number; failed: number; first: string | null; last: string | null };
+    const count = (table: string) => (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    // The flags that occur, so the page offers only filters that can find something.
+    const flags = (this.db.prepare("SELECT DISTINCT value FROM pages, json_each(pages.flags) ORDER BY value").all() as { value: string }[]).map((f) => f.value);
+    return {
+      documents: d.n,
+      failedDocuments: d.failed,
+      pages: count("pages"),
+      chunks: count("chunks"),
+      flags,
+      substring: tableExists(this.db, TRIGRAM_TABLE),
+      ingested: d.first && d.last ? { first: d.first, last: d.last } : null,
+    };
+  }
+
+  /** The distinct folders of the documents' uris (at most `limit`), for the folder filter. */
+  folders(limit: number): string[] {
+    const rows = this.db.prepare("SELECT uri FROM documents WHERE status != 'failed' ORDER BY uri").iterate() as IterableIterator<{ uri: string }>;
+    const folders = new Set<string>();
+    for (const { uri } of rows) {
+      const cut = uri.lastIndexOf("/");
+      if (cut > 0) folders.add(uri.slice(0, cut + 1));
+      if (folders.size >= limit) break;
+    }
+    return [...folders];
+  }
+
+  /** A document by its documentId; undefined when the archive holds no ingested document with it. */
+  document(documentId: string): DocumentRecord | undefined {
+    if (!DOCUMENT_ID.test(documentId)) return undefined;
+    const rows = this.db
+      .prepare("SELECT id, document_id, uri, title, pages, status, ingested_at, warnings FROM documents WHERE document_id = ? AND status != 'failed' ORDER BY id")
+      .all(documentId) as { id: number; document_id: string; uri: string; title: string | null; pages: number | null; status: string; ingested_at: string; warnings: string }[];
+    const first = rows[0];
+    if (!first) return undefined;
+    return {
+      row: first.id,
+      documentId: first.document_id,
+      uri: first.uri,
+      uris: rows.map((r) => r.uri),
+      title: first.title,
+      pages: first.pages,
+      status: first.status,
+      ingestedAt: first.ingested_at,
+      warnings: parseJson(first.warnings, []),
+    };
+  }
+
+  /** True when `uri` is the uri of a document the archive holds: the only uris the server ever reads. */
+  holdsUri(uri: string): boolean {
+    return this.db.prepare("SELECT 1 FROM documents WHERE uri = ?").get(uri) !== undefined;
+  }
+
+  pages(document: DocumentRecord): PageRecordRow[] {
+    const rows = this.db.prepare(`SELECT ${this.pageColumns} FROM pages WHERE document_row = ? ORDER BY number`).all(document.row) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      number: r.number as number,
+      label: r.label as string | null,
+      text: r.text as string,
+      mode: r.mode as string,
+      flags: parseJson(r.flags as string, []),
+      furniture: parseJson(r.furniture as string | null, null),
+      facts: parseJson(r.facts as string | null, null),
+      ocr: parseJson(r.ocr as string | null, null),
+    }));
+  }
+
+  /** Flags of the chunks of a search's hits, by chunk id. */
+  chunkFlags(chunkIds: readonly string[]): Map<string, string[]> {
+    const statement = this.db.prepare("SELECT flags FROM chunks WHERE id = ?");
+    return new Map(chunkIds.map((id) => [id, parseJson((statement.get(id) as { flags: string } | undefined)?.flags ?? "[]", [])]));
+  }
+}
+
+/** A JSON column; a value that does not parse (written by hand, damaged) reads as the fallback. */
+function parseJson<T>(text: string | null, fallback: T): T {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}

@@ -1,0 +1,36 @@
+/** The server's JSON API, as the page calls it: an error answer becomes an ApiFailure with the server's sentence. */
+import type { ApiError } from "../api-types.js";
+
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function answer<T>(response: Response): Promise<T> {
+  const body = (await response.json().catch(() => undefined)) as T | ApiError | undefined;
+  if (!response.ok) {
+    const error = (body as ApiError | undefined)?.error;
+    throw new ApiFailure(response.status, error?.code ?? "http_error", error?.message ?? `the server answered ${response.status} ${response.statusText}`);
+  }
+  return body as T;
+}
+
+export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  return answer<T>(await fetch(url, { headers: { accept: "application/json" }, ...(signal ? { signal } : {}) }));
+}
+
+export async function postPdf<T>(url: string, body: Blob): Promise<T> {
+  return answer<T>(await fetch(url, { method: "POST", headers: { "content-type": "application/pdf", accept: "application/json" }, body }));
+}
+
+/** The bytes of a document's original, or the server's reason why not. */
+export async function getOriginal(documentId: string): Promise<Uint8Array> {
+  const response = await fetch(`/api/documents/${encodeURIComponent(documentId)}/original`);
+  if (!response.ok) await answer(response);
+  return new Uint8Array(await response.arrayBuffer());
+}

@@ -1,0 +1,124 @@
+/**
+ * `pagestream serve`'s HTTP server (fastify): one page and a small JSON API over the archive.
+ *
+ * Every request passes the access checks (Host, token, the origin of a POST; see
+ * access-control.ts) before any route, and every answer carries the security headers (see
+ * security-headers.ts). Errors are JSON with a code and a sentence — a bad query is a 400, an
+ * unknown document or path a 404, a file over the upload limit a 413 — and a 500 is logged and
+ * answered without the details.
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { ApiError } from "./api-types.js";
+import { allowedHosts, isLoopback, presentedToken, tokenCookie, tokenMatches } from "./access-control.js";
+import type { ArchiveReader } from "./archive-reader.js";
+import type { Assets } from "./assets.js";
+import type { SourceAccess } from "./originals.js";
+import { documentRoutes } from "./routes/document-routes.js";
+import { pageRoutes } from "./routes/page-routes.js";
+import { searchRoutes } from "./routes/search-routes.js";
+import { uploadRoutes } from "./routes/upload-routes.js";
+import { SECURITY_HEADERS } from "./security-headers.js";
+import type { UploadExtraction } from "./upload-extraction.js";
+import type { UploadSaver } from "./upload-saving.js";
+
+export interface ServerOptions {
+  /** The archive file as the user named it, for the page. */
+  archiveName: string;
+  archive: ArchiveReader;
+  assets: Assets;
+  access: SourceAccess | undefined;
+  extraction: UploadExtraction;
+  saver: UploadSaver | undefined;
+  /** Largest upload, in bytes. */
+  maxUploadBytes: number;
+  /** Largest original the server reads (the pipeline's max_file_bytes). */
+  maxFileBytes: number;
+  host: string;
+  /** The port the server listens on (for the Host check; 0 until it listens). */
+  port: () => number;
+  token?: string;
+  /** Where a server error is reported. */
+  logError(message: string): void;
+}
+
+export function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
+  return reply.code(status).header("cache-control", "no-store").send({ error: { code, message } } satisfies ApiError);
+}
+
+export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    // The upload routes set their own limit; everything else has no body worth more than this.
+    bodyLimit: 64 * 1024,
+    // A path with a trailing slash or repeated slashes is the same route, not a surprise 404.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    // Behind no proxy: the socket's address is the client's.
+    trustProxy: false,
+    // Stopping ends every connection, not only idle ones: a connection whose request was
+    // refused before its body was read is not idle, and would hold the stop for the
+    // keep-alive timeout (72 s).
+    forceCloseConnections: true,
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+    const refusal = refuse(request, options);
+    if (refusal) return sendError(reply, refusal.status, refusal.code, refusal.message);
+    // The address the server prints carries the token once: it becomes a cookie, and the
+    // address is shown again without it (so it is not kept in history or bookmarks).
+    const url = new URL(request.url, "http://server");
+    if (options.token && url.searchParams.has("token") && request.method === "GET") {
+      url.searchParams.delete("token");
+      return reply.header("set-cookie", tokenCookie(options.token)).redirect(url.pathname + url.search, 303);
+    }
+    return undefined;
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      return sendError(reply, 413, "too_large", `the file is larger than the upload limit (${mib(options.maxUploadBytes)}); run \`pagestream extract\` on it instead`);
+    }
+    if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return sendError(reply, 415, "not_pdf", "send the PDF's bytes as application/pdf");
+    if (error.code === "FST_ERR_CTP_EMPTY_BODY") return sendError(reply, 400, "empty_file", "the file is empty (0 bytes)");
+    if (error.validation) return sendError(reply, 400, "bad_request", `${error.validationContext ?? "request"} ${error.message.replace(/^\S+ /, "")}`);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, error.statusCode, "bad_request", error.message);
+    options.logError(`${request.method} ${request.url.split("?")[0]}: ${error.stack ?? error.message}`);
+    return sendError(reply, 500, "server_error", "the server failed on this request; its log says why");
+  });
+
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, "not_found", `nothing at ${request.url.split("?")[0]!.slice(0, 200)}`));
+
+  await app.register(pageRoutes(options));
+  await app.register(searchRoutes(options));
+  await app.register(documentRoutes(options));
+  await app.register(uploadRoutes(options));
+  return app;
+}
+
+/** Why a request is refused before any route sees it, if it is. */
+function refuse(request: FastifyRequest, options: ServerOptions): { status: number; code: string; message: string } | undefined {
+  if (isLoopback(options.host)) {
+    const host = request.headers.host ?? "";
+    if (!allowedHosts(options.host, options.port()).has(host.toLowerCase())) {
+      return { status: 403, code: "wrong_host", message: `this server answers only to its own address (http://${options.host}:${options.port()}/), not to ${JSON.stringify(host.slice(0, 100))}` };
+    }
+  }
+  if (options.token) {
+    const url = new URL(request.url, "http://server");
+    const presented = presentedToken(request.headers) ?? url.searchParams.get("token") ?? undefined;
+    if (!tokenMatches(options.token, presented)) {
+      return { status: 401, code: "token_required", message: "this server needs its token: open the address `pagestream serve` printed (with ?token=…), or send Authorization: Bearer <token>" };
+    }
+  }
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== `http://${request.headers.host}`) {
+      return { status: 403, code: "wrong_origin", message: "a change may only come from this server's own page" };
+    }
+  }
+  return undefined;
+}
+
+export function mib(bytes: number): string {
+  return `${Math.round((bytes / 1048576) * 10) / 10} MiB`;
+}

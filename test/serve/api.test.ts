@@ -1,0 +1,342 @@
+/**
+ * `pagestream serve`'s API over real HTTP, started as a user starts it on the archive the
+ * default pipeline writes from the samples: search, documents, originals, drop-a-PDF, and the
+ * ugly requests — paths that climb out, unknown ids, other hosts, missing tokens, cross-site
+ * posts, files too large or not PDFs at all.
+ */
+import Database from "better-sqlite3";
+import { spawnSync } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiError, ArchiveInfo, DocumentResponse, ExtractResponse, SearchResponse } from "../../src/serve/api-types.js";
+import { CONTENT_SECURITY_POLICY } from "../../src/serve/security-headers.js";
+import { archiveFolder, lighthouseNotes, serve, type Served } from "./serve-fixture.js";
+
+let dir: string;
+let server: Served;
+const get = (path: string, init?: RequestInit) => fetch(new URL(path, server.url), init);
+const json = async <T>(path: string) => (await (await get(path)).json()) as T;
+
+/** A raw request, for what fetch will not send (a Host header, a path with ".." in it). */
+function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  const url = new URL(server.url);
+  return new Promise((done, fail) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8").on("data", (t) => (body += t));
+      res.on("end", () => done({ status: res.statusCode!, body }));
+    });
+    req.on("error", fail);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  dir = await archiveFolder(await lighthouseNotes());
+  server = await serve(dir);
+});
+afterAll(async () => {
+  expect(await server.stop()).toBe(0);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("pagestream serve: search", () => {
+  it("says what the archive holds", async () => {
+    const info = await json<ArchiveInfo>("/api/archive");
+    expect(info).toMatchObject({ documents: 15, failedDocuments: 0, pages: 21, folders: ["notes"], source: "folder", canAdd: true, substring: false, queryLimits: { maxChars: 1000, maxTerms: 64, minPrefixChars: 3 } });
+  });
+
+  it("finds a phrase with the matched words at their offsets in the snippet, ranked as pagestream search ranks", async () => {
+    const r = await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"written notice"')}`);
+    expect(r.hits.length).toBeGreaterThan(0);
+    for (const h of r.hits) {
+      expect([h.name, h.path, h.pages]).toEqual(["service-agreement.pdf", "service-agreement.pdf", [2, 2]]);
+      expect(h.highlights.map(([s, e]) => h.snippet.slice(s, e).toLowerCase())).toContain("written notice");
+      expect(h.documentId).toMatch(/^[0-9a-f]{64}$/);
+    }
+    const cli = await import("node:child_process").then(({ spawnSync }) => spawnSync(process.execPath, ["dist/cli.js", "search", "harbour", "--db", join(dir, "out/archive.sqlite"), "--json", "--limit", "10"], { encoding: "utf8" }));
+    const order = (JSON.parse(cli.stdout) as { hits: { uri: string; snippet: string }[] }).hits.map((h) => h.snippet);
+    expect((await json<SearchResponse>("/api/search?q=harbour")).hits.map((h) => h.snippet)).toEqual(order);
+  });
+
+  it("pages through the hits, and says when there are more", async () => {
+    const first = await json<SearchResponse>("/api/search?q=lighthouse");
+    expect([first.page, first.hits.length, first.more]).toEqual([1, 10, true]);
+    const second = await json<SearchResponse>("/api/search?q=lighthouse&page=2");
+    expect([second.page, second.hits.length, second.more]).toEqual([2, 2, false]);
+    const names = [...first.hits, ...second.hits].map((h) => h.name).sort();
+    expect(names).toEqual(Array.from({ length: 12 }, (_, i) => `keeper-${String(i + 1).padStart(2, "0")}.pdf`));
+    expect((await json<SearchResponse>("/api/search?q=lighthouse&page=3")).hits).toEqual([]);
+  });
+
+  it("filters by folder and by the date a document was added", async () => {
+    expect((await json<SearchResponse>("/api/search?q=harbour&folder=elsewhere")).hits).toEqual([]);
+    expect((await json<SearchResponse>("/api/search?q=harbour&folder=notes")).hits).toEqual([]);
+    expect((await json<SearchResponse>("/api/search?q=lighthouse&folder=notes/")).hits.length).toBe(10);
+    expect((await json<SearchResponse>("/api/search?q=harbour&folder=.")).hits.length).toBeGreaterThan(0);
+    expect((await json<SearchResponse>("/api/search?q=harbour&before=2000-01-01")).hits).toEqual([]);
+    expect((await json<SearchResponse>("/api/search?q=harbour&since=2000-01-01")).hits.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["NOT harbour", "only_not"],
+    ["harbour OR", "dangling_operator"],
+    ["ha*", "short_prefix"],
+    ["*", "empty"],
+    ["x".repeat(1001), "too_long"],
+  ])("answers the malformed query %j with a 400 and its code, never a 500", async (q, code) => {
+    const response = await get(`/api/search?q=${encodeURIComponent(q)}`);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as ApiError).error.code).toBe(code);
+  });
+
+  it("refuses parameters it does not know or cannot read with a 400", async () => {
+    for (const query of ["", "q=x&page=0", "q=x&page=abc", "q=x&page=102", "q=x&only=everything", "q=x&since=yesterday"]) {
+      const response = await get(`/api/search?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(((await response.json()) as ApiError).error.code, query).toBe("bad_request");
+    }
+  });
+});
+
+describe("pagestream serve: documents", () => {
+  let documentId: string;
+  beforeAll(async () => {
+    documentId = (await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"written notice"')}`)).hits[0]!.documentId;
+  });
+
+  it("gives a document's pages with their facts, furniture and where the query matched", async () => {
+    const doc = await json<DocumentResponse>(`/api/documents/${documentId}?q=${encodeURIComponent('"written notice"')}`);
+    expect([doc.name, doc.title, doc.pageCount, doc.status, doc.original]).toEqual(["service-agreement.pdf", "Service Agreement", doc.pages.length, "ok", { available: true }]);
+    const page2 = doc.pages.find((p) => p.number === 2)!;
+    // 10.1 "… three months' written notice" and 10.2 "… at once by written notice".
+    expect(page2.matches.map(([s, e]) => page2.text.slice(s, e))).toEqual(["written notice", "written notice"]);
+    expect(page2.facts).toMatchObject({ orderSource: "geometry", columns: 1 });
+    expect(page2.furniture?.footer.length).toBeGreaterThan(0);
+    expect(doc.pages.filter((p) => p.number !== 2).every((p) => p.matches.length === 0)).toBe(true);
+  });
+
+  it("serves the original's bytes, the same as the file's", async () => {
+    const response = await get(`/api/documents/${documentId}/original`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment/);
+    expect(Buffer.from(await response.arrayBuffer()).equals(await readFile(join(dir, "fixtures/samples/service-agreement.pdf")))).toBe(true);
+  });
+
+  it("says plainly when the original has changed since it was archived, and serves the text still", async () => {
+    const file = join(dir, "fixtures/samples/meeting-minutes.pdf");
+    const id = (await json<SearchResponse>("/api/search?q=committee")).hits.find((h) => h.name === "meeting-minutes.pdf")!.documentId;
+    const bytes = await readFile(file);
+    await writeFile(file, Buffer.concat([bytes, Buffer.from("\n% appended\n")]));
+    try {
+      const response = await get(`/api/documents/${id}/original`);
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as ApiError).error).toEqual({ code: "original_unavailable", message: "the file has changed since it was archived (its bytes are not the archived document's)" });
+      expect((await json<DocumentResponse>(`/api/documents/${id}`)).pages.length).toBeGreaterThan(0);
+    } finally {
+      await writeFile(file, bytes);
+    }
+  });
+
+  it.each([
+    ["an unknown id", `/api/documents/${"0".repeat(64)}`],
+    ["an id that is not a sha256", "/api/documents/abc"],
+    ["an unknown id's original", `/api/documents/${"0".repeat(64)}/original`],
+    ["an unknown id's page", `/documents/${"0".repeat(64)}`],
+    ["a path as an id", `/api/documents/${encodeURIComponent("../../../etc/passwd")}`],
+    ["a path as an id, for the original", `/api/documents/${encodeURIComponent("/etc/passwd")}/original`],
+  ])("answers %s with a 404", async (_what, path) => {
+    expect((await get(path)).status).toBe(404);
+  });
+
+  it.each(["/../../etc/passwd", "/assets/../../package.json", "/pdfjs/6.5.438/cmaps/../../package.json", "/pdfjs/6.5.438/../../../../etc/passwd", "/assets/%2e%2e/%2e%2e/package.json", "/pdfjs/6.5.438/wasm/quickjs-eval.wasm", "/pdfjs/6.5.438/pdf.sandbox.min.mjs", "/assets/index.html/../../../server.js"])(
+    "answers %s with a 404: no request path reaches the filesystem",
+    async (path) => {
+      const r = await raw(path);
+      expect(r.status).toBe(404);
+      expect(r.body).not.toContain("root:");
+    },
+  );
+});
+
+describe("pagestream serve: the page's files", () => {
+  it("serves the page and pdf.js's files from the package, with the policy on every answer", async () => {
+    const page = await get("/");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toBe(CONTENT_SECURITY_POLICY);
+    expect(CONTENT_SECURITY_POLICY).toMatch(/^default-src 'self'; /);
+    const html = await page.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+    expect(html).toContain('data-pdfjs="/pdfjs/6.5.438/"');
+    for (const [path, type] of [
+      ["/assets/app.js", "text/javascript"],
+      ["/assets/app.css", "text/css"],
+      ["/pdfjs/6.5.438/pdf.min.mjs", "text/javascript"],
+      ["/pdfjs/6.5.438/pdf.worker.min.mjs", "text/javascript"],
+      ["/pdfjs/6.5.438/cmaps/Adobe-Japan1-UCS2.bcmap", "application/octet-stream"],
+      ["/pdfjs/6.5.438/standard_fonts/FoxitSerif.pfb", "application/octet-stream"],
+      ["/pdfjs/6.5.438/wasm/openjpeg_nowasm_fallback.js", "text/javascript"],
+    ]) {
+      const response = await get(path!);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("content-type"), path).toContain(type!);
+      expect(response.headers.get("content-security-policy"), path).toBe(CONTENT_SECURITY_POLICY);
+      expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
+    }
+    expect((await get("/api/archive")).headers.get("content-security-policy")).toBe(CONTENT_SECURITY_POLICY);
+  });
+
+  it("answers only to its own address on loopback (a DNS-rebinding page sends another Host)", async () => {
+    const port = new URL(server.url).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) expect((await raw("/api/archive", { host })).status, host).toBe(200);
+    for (const host of [`evil.example:${port}`, "127.0.0.1:1", `attacker.test`]) {
+      const r = await raw("/api/archive", { host });
+      expect(r.status, host).toBe(403);
+      expect((JSON.parse(r.body) as ApiError).error.code).toBe("wrong_host");
+    }
+  });
+});
+
+describe("pagestream serve: a dropped PDF", () => {
+  const post = (path: string, body: Uint8Array | string, headers: Record<string, string> = { "content-type": "application/pdf" }) => get(path, { method: "POST", body, headers });
+
+  it("extracts it with the pipeline's stages, in reflow and preserve, and stores nothing", async () => {
+    const bytes = await readFile("fixtures/hyphenated-lines.pdf");
+    const response = await post("/api/extract?name=hyphenated-lines.pdf", bytes);
+    expect(response.status).toBe(200);
+    const r = (await response.json()) as ExtractResponse;
+    expect([r.name, r.pageCount, r.status]).toMatchObject(["hyphenated-lines.pdf", 1, "ok"]);
+    const [page] = r.pages;
+    expect(page!.reflow).toBe(page!.text);
+    expect(page!.preserve.split("\n").length).toBeGreaterThan(page!.reflow.split("\n").length);
+    expect(page!.facts?.dehyphenated?.length).toBeGreaterThan(0);
+    expect((await json<ArchiveInfo>("/api/archive")).documents).toBe(15);
+  });
+
+  it.each([
+    ["a file that is not a PDF", "just some text, not a PDF at all", 422, "not_pdf"],
+    ["a truncated PDF", "%PDF-1.7\n1 0 obj << /Type /Catalog", 422, "damaged"],
+    ["an empty body", "", 400, "empty_file"],
+  ])("refuses %s with a clear error", async (_what, body, status, code) => {
+    const response = await post("/api/extract?name=bad.pdf", body);
+    expect(response.status).toBe(status);
+    const { error } = (await response.json()) as ApiError;
+    expect(error.code).toBe(code);
+    expect(error.message.length).toBeGreaterThan(10);
+  });
+
+  it("refuses a body that is not sent as a PDF, and a post from another site", async () => {
+    expect((await post("/api/extract", "x", { "content-type": "text/plain" })).status).toBe(415);
+    const crossSite = await post("/api/extract", await readFile("fixtures/two-pages.pdf"), { "content-type": "application/pdf", origin: "http://evil.example" });
+    expect(crossSite.status).toBe(403);
+    expect(((await crossSite.json()) as ApiError).error.code).toBe("wrong_origin");
+  });
+
+  it("adds it to the source folder when asked, never over a file that is there, and the next run, writing while the server reads, ingests it", async () => {
+    const bytes = await readFile("fixtures/two-pages.pdf");
+    const response = await post("/api/add?name=../../Two%20Pages.pdf", bytes);
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({ saved: "Two-Pages.pdf" });
+    expect((await stat(join(dir, "fixtures/samples/Two-Pages.pdf"))).size).toBe(bytes.length);
+    const again = await post("/api/add?name=Two-Pages.pdf", bytes);
+    expect([again.status, ((await again.json()) as ApiError).error.code]).toEqual([409, "exists"]);
+    // The next run ingests it, writing the archive the server has open (WAL: neither waits).
+    const run = () => spawnSync(process.execPath, [join(process.cwd(), "dist/cli.js"), "run", "--progress", "never"], { cwd: dir, encoding: "utf8" });
+    expect(run().status).toBe(0);
+    const found = await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"closing paragraph"')}`);
+    expect(found.hits.map((h) => h.name)).toEqual(["Two-Pages.pdf"]);
+    await rm(join(dir, "fixtures/samples/Two-Pages.pdf"));
+    expect(run().status).toBe(0); // and prunes it again
+    expect((await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"closing paragraph"')}`)).hits).toEqual([]);
+  });
+});
+
+describe("pagestream serve: limits and tokens", () => {
+  it("refuses an upload over the limit with a 413", async () => {
+    const small = await serve(dir, ["--max-upload-mb", "1"]);
+    try {
+      const response = await fetch(new URL("/api/extract?name=big.pdf", small.url), { method: "POST", body: new Uint8Array(1024 * 1024 + 1), headers: { "content-type": "application/pdf" } });
+      expect(response.status).toBe(413);
+      expect(((await response.json()) as ApiError).error.code).toBe("too_large");
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it("with --token, answers 401 without it, and takes it as a bearer token or once in the address (then as a cookie)", async () => {
+    const guarded = await serve(dir, ["--token", "s3cret-Token"]);
+    try {
+      const base = new URL(guarded.url);
+      expect(base.searchParams.get("token")).toBe("s3cret-Token");
+      const bare = (path: string, init?: RequestInit) => fetch(new URL(path, base.origin), { redirect: "manual", ...init });
+      for (const path of ["/", "/api/archive", "/assets/app.js", `/api/documents/${"0".repeat(64)}`, "/pdfjs/6.5.438/pdf.min.mjs"]) expect((await bare(path)).status, path).toBe(401);
+      expect((await bare("/api/archive", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+      expect((await bare("/api/archive", { headers: { authorization: "Bearer s3cret-Token" } })).status).toBe(200);
+      const first = await bare("/?token=s3cret-Token&q=harbour");
+      expect(first.status).toBe(303);
+      expect(first.headers.get("location")).toBe("/?q=harbour");
+      const cookie = first.headers.get("set-cookie")!;
+      expect(cookie).toMatch(/^pagestream_token=s3cret-Token; Path=\/; HttpOnly; SameSite=Strict$/);
+      expect((await bare("/api/archive", { headers: { cookie: cookie.split(";")[0]! } })).status).toBe(200);
+    } finally {
+      await guarded.stop();
+    }
+  });
+
+  it("takes the token from PAGESTREAM_TOKEN too, and warns when it listens beyond loopback", async () => {
+    const guarded = await serve(dir, ["--host", "0.0.0.0"], { PAGESTREAM_TOKEN: "from-env" });
+    try {
+      expect(new URL(guarded.url).searchParams.get("token")).toBe("from-env");
+      expect(guarded.stderr()).toContain("pagestream: listening on 0.0.0.0, not only this machine: anyone who can reach it can read the archive");
+      const port = new URL(guarded.url).port;
+      expect((await fetch(`http://127.0.0.1:${port}/api/archive`)).status).toBe(401);
+    } finally {
+      await guarded.stop();
+    }
+  });
+});
+
+describe("pagestream serve: OCR pages", () => {
+  it("reads the OCR stage's flags and its ocr column when the archive has them: the filter finds them, the page carries them", async () => {
+    const ocrDir = await archiveFolder();
+    const db = new Database(join(ocrDir, "out/archive.sqlite"));
+    const ocr = { engine: "tesseract", version: "5.3.0", languages: ["eng"], dpi: 300, meanConfidence: 87.4, lowConfidenceWords: 3 };
+    db.exec("ALTER TABLE pages ADD COLUMN ocr TEXT");
+    const doc = db.prepare("SELECT id, document_id FROM documents WHERE uri LIKE '%meeting-minutes.pdf'").get() as { id: number; document_id: string };
+    db.prepare(`UPDATE pages SET flags = '["ocr","scan"]', ocr = ? WHERE document_row = ? AND number = 1`).run(JSON.stringify(ocr), doc.id);
+    db.prepare(`UPDATE chunks SET flags = '["ocr","scan"]' WHERE document_row = ? AND page_start = 1`).run(doc.id);
+    db.close();
+    const s = await serve(ocrDir);
+    try {
+      const only = (await (await fetch(new URL("/api/search?q=committee&only=ocr", s.url))).json()) as SearchResponse;
+      expect(only.hits.length).toBeGreaterThan(0);
+      expect(only.hits.every((h) => h.name === "meeting-minutes.pdf" && h.flags.includes("ocr"))).toBe(true);
+      expect(((await (await fetch(new URL("/api/search?q=committee&only=ocr,scan", s.url))).json()) as SearchResponse).hits.length).toBe(only.hits.length);
+      const pages = ((await (await fetch(new URL(`/api/documents/${doc.document_id}`, s.url))).json()) as DocumentResponse).pages;
+      expect([pages[0]!.ocr, pages[0]!.flags]).toEqual([ocr, ["ocr", "scan"]]);
+      expect(pages[1]!.ocr).toBeNull();
+      expect(((await (await fetch(new URL("/api/archive", s.url))).json()) as ArchiveInfo).flags).toEqual(["ocr", "scan"]);
+    } finally {
+      await s.stop();
+      await rm(ocrDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("pagestream serve: the command", () => {
+  it("exits 2 with a sentence when there is no archive, or the pipeline file is bad", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const cli = (args: string[]) => spawnSync(process.execPath, [join(process.cwd(), "dist/cli.js"), "serve", "--port", "0", ...args], { cwd: dir, encoding: "utf8" });
+    expect(cli(["--db", "nowhere.sqlite"])).toMatchObject({ status: 2, stderr: "pagestream: no archive at nowhere.sqlite (run a pipeline with a sqlite sink first, or give --db)\n" });
+    expect(cli(["--pipeline", "missing.yaml"])).toMatchObject({ status: 2, stderr: "pagestream: missing.yaml: the file does not exist\n" });
+    await writeFile(join(dir, "bad.yaml"), "source: { type: folder }\nstages: []\nsinks: []\n");
+    const bad = cli(["--pipeline", "bad.yaml"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^bad\.yaml:\d+:\d+ /);
+    await writeFile(join(dir, "notes.sqlite"), "not a database, just text long enough to look like a file");
+    expect(cli(["--db", "notes.sqlite"])).toMatchObject({ status: 2, stderr: "pagestream: notes.sqlite: file is not a database\n" });
+  });
+});
