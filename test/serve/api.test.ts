@@ -304,7 +304,7 @@ describe("pagestream serve: OCR pages", () => {
     const ocrDir = await archiveFolder();
     const db = new Database(join(ocrDir, "out/archive.sqlite"));
     const ocr = { engine: "tesseract", version: "5.3.0", languages: ["eng"], dpi: 300, meanConfidence: 87.4, lowConfidenceWords: 3 };
-    db.exec("ALTER TABLE pages ADD COLUMN ocr TEXT");
+    // The sqlite sink writes pages.ocr (schema 4); the page's facts are set as the ocr stage sets them.
     const doc = db.prepare("SELECT id, document_id FROM documents WHERE uri LIKE '%meeting-minutes.pdf'").get() as { id: number; document_id: string };
     db.prepare(`UPDATE pages SET flags = '["ocr","scan"]', ocr = ? WHERE document_row = ? AND number = 1`).run(JSON.stringify(ocr), doc.id);
     db.prepare(`UPDATE chunks SET flags = '["ocr","scan"]' WHERE document_row = ? AND page_start = 1`).run(doc.id);
