@@ -18,7 +18,7 @@ writeFileSync(hook, 'export async function resolve(s, c, next) { const r = await
 writeFileSync(
   preload,
   `import module from "node:module";\n` +
-    `if (module.registerHooks) module.registerHooks({ resolve(s, c, next) { const r = next(s, c); process.stderr.write("IMPORT " + r.url + "\\\\n"); return r; } });\n` +
+    `if (module.registerHooks) module.registerHooks({ resolve(s, c, next) { const r = next(s, c); process.stderr.write("IMPORT " + r.url + "\\n"); return r; } });\n` +
     `else module.register(${JSON.stringify(pathToFileURL(hook).href)});\n`,
 );
 
