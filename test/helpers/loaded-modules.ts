@@ -32,7 +32,8 @@ export interface Traced {
 
 export function tracedCli(args: string[], cwd = process.cwd(), env: Record<string, string> = {}): Traced {
   const r = spawnSync(process.execPath, ["--import", preload, resolve("dist/cli.js"), ...args], { cwd, encoding: "utf8", env: { ...process.env, ...env } });
-  const urls = r.stderr.split("\n").filter((l) => l.startsWith("IMPORT file:")).map((l) => l.slice("IMPORT ".length));
+  // A package's manifest read for its version is no code of it (and only registerHooks sees those reads).
+  const urls = r.stderr.split("\n").filter((l) => l.startsWith("IMPORT file:") && !l.endsWith("/package.json")).map((l) => l.slice("IMPORT ".length));
   const sources = new Set<string>();
   for (const url of urls) for (const s of sourcesOf(fileURLToPath(url))) sources.add(s);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr.split("\n").filter((l) => !l.startsWith("IMPORT ")).join("\n"), sources: [...sources] };
