@@ -12,6 +12,7 @@
 // pino, whose transports start worker threads from its own files, and fastify (`pagestream
 // serve` only), whose schema compilers write code that requires their own runtime files.
 import { build } from "esbuild";
+import { chmod } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -62,3 +63,6 @@ await build({
   // Bundled CommonJS (commander) calls require() for node's own modules.
   banner: { js: 'import { createRequire as __pagestreamCreateRequire } from "node:module"; const require = __pagestreamCreateRequire(import.meta.url);' },
 });
+
+// The package's bin: `npx pagestream` in a checkout runs the file itself, through its #! line.
+await chmod(join(root, "dist/cli.js"), 0o755);

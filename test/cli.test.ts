@@ -1,5 +1,6 @@
 /** The CLI as a user runs it: the compiled dist/cli.js in a child process (`npm test` builds first). */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -26,6 +27,11 @@ describe("pagestream --help", () => {
     expect(r.stdout).toMatch(/run \[options\] \[pipeline\][\s\S]*extract \[options\] <pdf>[\s\S]*validate \[pipeline\]/);
     expect(r.sources.some((s) => s.endsWith("src/cli.ts"))).toBe(true);
     expect(r.sources.filter((s) => /node_modules\/(pdfjs-dist|zod|yaml|rxjs)\//.test(s))).toEqual([]);
+  });
+
+  it("runs as the package's bin, through its #! line (how `npx pagestream` starts it in a checkout)", () => {
+    const r = spawnSync(CLI, ["--version"], { encoding: "utf8" });
+    expect([r.error?.message, r.status, r.stdout.trim()]).toEqual([undefined, 0, JSON.parse(readFileSync("package.json", "utf8")).version]);
   });
 });
 
