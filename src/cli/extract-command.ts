@@ -6,16 +6,13 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { describeError } from "../core/document-error.js";
 import { EXIT } from "../exit-codes.js";
 import type { DocumentResult, PageRecord } from "../core/records.js";
-import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "../pipeline/config.js";
-import { DEFAULT_STAGES, withOcr } from "../pipeline/default-pipeline.js";
-import { loadSpec } from "../pipeline/registry.js";
+import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "../pipeline/limits.js";
 import { FileWorker, splitFile } from "../run/file-worker.js";
 import type { ComponentConfig } from "../run/worker-protocol.js";
 import { documentText } from "../text/document-text.js";
-import { escapeControls } from "./logger.js";
+import { escapeControls } from "./escape-controls.js";
 
 export interface ExtractFlags {
   mode: "reflow" | "preserve";
@@ -86,6 +83,9 @@ export async function extractCommand(file: string, flags: ExtractFlags): Promise
  * machine checked; an exit code (and said why) when a flag is refused or a need is missing.
  */
 async function stageConfigs(flags: ExtractFlags): Promise<ComponentConfig[] | number> {
+  // Loaded after the worker has started: the schemas (zod) and the registry are the command's
+  // own start-up cost, paid while the worker boots and imports pdf.js on the other core.
+  const [{ describeError }, { DEFAULT_STAGES, withOcr }, { loadSpec }] = await Promise.all([import("../core/document-error.js"), import("../pipeline/default-pipeline.js"), import("../pipeline/registry.js")]);
   const configs: ComponentConfig[] = [];
   const skipped = new Set([...(flags.stripFurniture === false ? ["strip-furniture"] : []), ...(flags.dehyphenate === false ? ["dehyphenate"] : [])]);
   const chosen = (flags.ocr || flags.ocrLanguages !== undefined ? withOcr(DEFAULT_STAGES) : DEFAULT_STAGES).filter((s) => !skipped.has(s.type));

@@ -12,10 +12,9 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Docume
 import { z } from "zod";
 import { expandEnvReferences } from "./env-references.js";
 import type { ComponentKind, PipelineFacts, Settled } from "../core/plugin.js";
+import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "./limits.js";
 import { loadSpec, type SpecOf } from "./registry.js";
 
-/** The limits every document gets by default, in a run and in `pagestream extract`. */
-export const DEFAULT_LIMITS = { timeout_seconds: 300, max_worker_memory_mb: 1024, max_pages: 10_000, max_file_bytes: 256 * 1024 * 1024 } as const;
 
 /** The pipeline file's own keys. Components are checked against their declarations afterwards. */
 export const pipelineShape = z.strictObject({
@@ -74,11 +73,6 @@ export const pipelineShape = z.strictObject({
     .describe("Where the results go. Every sink receives every document."),
 });
 
-/**
- * Resident memory a worker needs per byte of the file it parses, at most: the bytes read, the copy
- * pdf.js takes, and the parse (four 250 MiB files peaked at 600 MiB per worker: 2.4×).
- */
-export const WORKER_BYTES_PER_FILE_BYTE = 3;
 
 /** The run's limits and settings from the pipeline file (everything but the components). */
 export type RunSettings = Omit<z.output<typeof pipelineShape>, "source" | "stages" | "sinks">;

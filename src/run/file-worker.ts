@@ -9,7 +9,7 @@ import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { ResultNeeds } from "../core/plugin.js";
 import type { DocumentResult } from "../core/records.js";
-import { fileItem } from "../sources/folder.js";
+import { fileItem } from "../sources/folder-item.js";
 import { failedResult } from "./process-document.js";
 import { WorkerPool } from "./worker-pool.js";
 import type { ComponentConfig, WorkerSetup } from "./worker-protocol.js";

@@ -12,7 +12,7 @@ import type { PipelineConfig } from "../pipeline/config.js";
 import { DocumentError } from "../core/document-error.js";
 import type { Source } from "../core/plugin.js";
 import type { SourceItem } from "../core/records.js";
-import { fileItem } from "../sources/folder.js";
+import { fileItem } from "../sources/folder-item.js";
 import type { S3SourceOptions } from "../sources/s3/source.js";
 
 export type OriginalBytes = { ok: true; bytes: Uint8Array } | { ok: false; reason: string };

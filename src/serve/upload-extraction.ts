@@ -19,7 +19,7 @@ import { DEFAULT_STAGES } from "../pipeline/default-pipeline.js";
 import { loadSpec } from "../pipeline/registry.js";
 import { WorkerPool } from "../run/worker-pool.js";
 import type { ComponentConfig } from "../run/worker-protocol.js";
-import { fileItem } from "../sources/folder.js";
+import { fileItem } from "../sources/folder-item.js";
 
 export type Limits = Pick<RunSettings, "max_pages" | "timeout_seconds" | "max_worker_memory_mb" | "max_file_bytes">;
 

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { DocumentError } from "../core/document-error.js";
 import { defineSource, type Source } from "../core/plugin.js";
 import type { SourceChange, SourceItem } from "../core/records.js";
+import { fileItem } from "./folder-item.js";
 import { globOptions, pathFilter, type PathFilter } from "./path-filter.js";
 
 const options = z.strictObject({
@@ -214,15 +215,6 @@ function sequenceLength(bytes: Uint8Array, i: number): number {
 
 function isInside(path: string, folder: string): boolean {
   return path === folder || path.startsWith(folder + sep);
-}
-
-/**
- * A listed file as data: `path` is where it is under the source's folder (with "/"), which is
- * what a worker reads from its own copy of the source, wherever that folder is mounted there;
- * `path_bytes` (base64) is its name as bytes, when that is not valid UTF-8.
- */
-export function fileItem(path: string, uri: string, size: number, mtimeMs: number, pathBytes?: Buffer): SourceItem {
-  return { uri, path, ...(pathBytes ? { path_bytes: pathBytes.toString("base64") } : {}), size, mtimeMs, fingerprint: `size:${size} mtime:${Math.round(mtimeMs)}` };
 }
 
 /** Where an item of this source is on this machine; an item that is not under the folder is refused. */
