@@ -7,8 +7,11 @@
  * usage; 1 fatal error; 130 / 143 a run stopped by SIGINT / SIGTERM.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
+import { enableCompileCache } from "./compile-cache.js";
 import { EXIT } from "./exit-codes.js";
 import { PACKAGE_VERSION } from "./package-files.js";
+
+enableCompileCache();
 
 const program = new Command();
 program
