@@ -12,7 +12,7 @@
 // pino, whose transports start worker threads from its own files, and fastify (`pagestream
 // serve` only), whose schema compilers write code that requires their own runtime files.
 import { build } from "esbuild";
-import { chmod } from "node:fs/promises";
+import { chmod, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -29,6 +29,10 @@ const rxjsAsModules = {
     b.onResolve({ filter: /^rxjs$/ }, () => ({ path: join(root, "node_modules/rxjs/dist/esm/index.js") }));
   },
 };
+
+// Chunk names carry a content hash: without this, every build would leave the last one's chunks
+// behind, and `npm pack` would ship them.
+await rm(join(root, "dist/chunks"), { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
