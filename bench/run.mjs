@@ -18,7 +18,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { basename, join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const root = resolve(import.meta.dirname, "..");
@@ -623,6 +623,8 @@ function findRawScript(corpusDir) {
   return { file: candidates.find((f) => existsSync(f)), tried: candidates };
 }
 
+const PAGE_BUNDLE = join(root, "dist/serve/page/app.js");
+
 /** Source files newer than their compiled output (the other engineer's edits not built yet). */
 function staleDist() {
   const out = [];
@@ -631,7 +633,9 @@ function staleDist() {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.name.endsWith(".ts") && !e.name.endsWith(".d.ts")) {
-        const js = join(root, "dist", relative(join(root, "src"), p)).replace(/\.ts$/, ".js");
+        const rel = relative(join(root, "src"), p);
+        // The web page's modules are bundled into one script (scripts/build-page.mjs), not compiled one for one.
+        const js = rel.startsWith(join("serve", "page") + sep) ? PAGE_BUNDLE : join(root, "dist", rel).replace(/\.ts$/, ".js");
         if (!existsSync(js) || statSync(js).mtimeMs < statSync(p).mtimeMs) out.push(relative(root, p));
       }
     }
