@@ -102,6 +102,6 @@ describe("bad and hostile inputs", () => {
 
   it("says the password is wrong when it is", async () => {
     const result = await extractFile(join("fixtures/bad", passworded.file), { password: "guess" });
-    expect(result.status === "failed" && [result.error.code, result.error.message]).toEqual(["encrypted", "the configured password is not correct"]);
+    expect(result.status === "failed" && [result.error.code, result.error.message]).toEqual(["encrypted", "the password given is not correct"]);
   });
 });

@@ -90,6 +90,16 @@ describe("pagestream extract", () => {
     expect(cli(["extract", "fixtures/two-pages.pdf", "--max-pages", "0"]).code).toBe(2);
   });
 
+  it("names --password for an encrypted file, and opens it with one", () => {
+    const locked = cli(["extract", "fixtures/bad/encrypted-userpw.pdf"]);
+    expect(locked.code).toBe(3);
+    expect(locked.stderr).toContain("encrypted: the document is encrypted and needs a password");
+    expect(locked.stderr).toContain("`--password` for pagestream extract");
+    const opened = cli(["extract", "fixtures/bad/encrypted-userpw.pdf", "--password", "secret"]);
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(opened.stdout).toContain("The committee reviewed the figures");
+  });
+
   it("exits 2 for a missing file or a bad option", () => {
     expect(cli(["extract", "no-such.pdf"]).code).toBe(2);
     expect(cli(["extract", "fixtures/two-pages.pdf", "--mode", "sideways"]).code).toBe(2);

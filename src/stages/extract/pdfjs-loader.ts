@@ -69,7 +69,7 @@ export function classifyOpenError(err: unknown): DocumentError {
     const incorrect = (err as { code?: number }).code === 2;
     return new DocumentError(
       "encrypted",
-      incorrect ? "the configured password is not correct" : "the document is encrypted and needs a password (set `password` on the extract stage)",
+      incorrect ? "the password given is not correct" : "the document is encrypted and needs a password (`password` on the extract stage; `--password` for pagestream extract)",
       { cause: err },
     );
   }
