@@ -1,0 +1,100 @@
+/**
+ * Jobs a worker must not take, and documents that fail, against a real redis-server:
+ * - a worker whose pipeline differs from the coordinator's (another chunk size) refuses the
+ *   run's jobs — whether it meets the coordinator's claim at start or a job first — and puts the
+ *   job back; a worker of the right pipeline then does the run, as a local run would;
+ * - a document that always times out becomes the local run's `timeout` error record after one
+ *   try: a limit failure is final at once (UnrecoverableError), never retried.
+ */
+import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyInputs, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, writePipeline } from "../../helpers/queue-runs.js";
+import { startRedis, type RedisServer } from "../../helpers/redis-server.js";
+
+let tmp: string;
+let redis: RedisServer;
+let local: ReturnType<typeof outputs>;
+let open: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "pagestream-queue-failures-"));
+  await copyInputs(join(tmp, "in"));
+  redis = await startRedis();
+  open = join(tmp, "open-gate");
+  await mkdir(open);
+  await writeFile(join(open, "release"), "");
+  await writePipeline(join(tmp, "local"), { gateDir: open });
+  expect((await pagestream(["run", "--progress", "never", "--log-level", "warn"], { cwd: join(tmp, "local") }).exited).code).toBe(3);
+  local = outputs(join(tmp, "local"));
+});
+
+afterAll(async () => {
+  await redis?.stop();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe("a worker with another pipeline", () => {
+  it("refuses the run's jobs, naming both identities, and the run goes on with the right workers", async () => {
+    const queue = "{ name: refusals, lock_duration_seconds: 2, stalled_interval_seconds: 1 }";
+    const right = join(tmp, "refusals");
+    const other = join(tmp, "refusals-other");
+    await writePipeline(right, { gateDir: open, queue });
+    await writePipeline(other, { gateDir: open, queue, chunkTokens: 96 });
+
+    // Started before the coordinator: it meets the run in a job, puts it back and stops.
+    const early = pagestream(["worker", "--queue", redis.url, "--concurrency", "1"], { cwd: other });
+    const client = redis.client();
+    await waitFor("the early worker's heartbeat", async () => early.child.exitCode !== null || (await client.hlen("bull:refusals:pagestream:workers")) > 0);
+    expect(early.child.exitCode, early.output().stderr).toBeNull();
+    client.disconnect();
+    const coordinator = pagestream(["run", "--queue", redis.url, "--progress", "never"], { cwd: right });
+    const refusedInJob = await early.exited;
+    expect(refusedInJob.code).toBe(2);
+    expect(refusedInJob.stderr).toMatch(/refused the jobs of the queue "refusals" at redis:\/\/127\.0\.0\.1:\d+: they are for pagestream \S+, config [0-9a-f]{12} ≠ this worker's pagestream \S+, config [0-9a-f]{12}/);
+
+    // Started while the coordinator holds the queue: refused before it takes anything.
+    const late = await pagestream(["worker", "--queue", redis.url], { cwd: other }).exited;
+    expect([late.code, late.stderr]).toEqual([2, expect.stringContaining("refused the jobs")]);
+    expect(reads(other)).toEqual([]);
+
+    const worker = pagestream(["worker", "--queue", redis.url, "--concurrency", "2"], { cwd: right });
+    const done = await coordinator.exited;
+    worker.child.kill("SIGTERM");
+    expect((await worker.exited).code).toBe(0);
+    expect(done.code).toBe(3);
+    expect(done.stderr).toMatch(/worker \S+ refuses this run's jobs: refused the jobs/);
+    const distributed = outputs(right);
+    expect(distributed.chunksJsonl).toBe(local.chunksJsonl);
+    expect(distributed.archive).toEqual(local.archive);
+    expect([...reads(right)].sort()).toEqual(INPUTS.map(([, name]) => `read ${name}`).sort());
+  });
+});
+
+describe("a document that always times out", () => {
+  it("ends as the timeout error record after one try, and the run finishes", async () => {
+    const dir = join(tmp, "timeout");
+    const gate = join(tmp, "closed-gate");
+    await mkdir(gate);
+    await writePipeline(dir, { gateDir: gate, top: "timeout_seconds: 2\n", queue: "{ name: timeouts, attempts: 3, backoff_seconds: 0.1 }" });
+    const worker = pagestream(["worker", "--queue", redis.url, "--concurrency", "2"], { cwd: dir });
+    const run = await pagestream(["run", "--queue", redis.url, "--progress", "never"], { cwd: dir }).exited;
+    worker.child.kill("SIGTERM");
+    await worker.exited;
+
+    expect(run.code).toBe(3);
+    const records = readFileSync(join(dir, "out/chunks.documents.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const held = records.find((r) => JSON.stringify(r).includes("d-held-service-agreement.pdf"));
+    expect(held).toMatchObject({ status: "failed", code: "timeout", message: expect.stringContaining("timeout_seconds (2 s)") });
+    // One try only: the gate saw the document once, the source read it once.
+    expect(gateMarks(gate).map((m) => m.name)).toEqual(["d-held-service-agreement.pdf"]);
+    expect(reads(dir).filter((r) => r.includes("d-held"))).toHaveLength(1);
+    // The other documents are the local run's.
+    const others = (jsonl: string) => jsonl.split("\n").filter((l) => l && !l.includes("d-held-service-agreement.pdf"));
+    expect(others(outputs(dir).chunksJsonl)).toEqual(others(local.chunksJsonl));
+    const status = JSON.parse((await pagestream(["status", "--queue", redis.url, "--json"], { cwd: dir }).exited).stdout);
+    expect(status.failed.map((f: { reason: string }) => f.reason).sort()).toEqual([expect.stringMatching(/d-held-service-agreement\.pdf: timeout: /), expect.stringMatching(/g-notpdf\.pdf: not_pdf/)]);
+  });
+});
