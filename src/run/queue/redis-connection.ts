@@ -11,6 +11,7 @@
  */
 import type { RedisOptions } from "bullmq";
 import { Redis } from "ioredis";
+import { isIP } from "node:net";
 import type { RedisAddress } from "../../pipeline/redis-url.js";
 
 /** Longest a reconnection attempt waits before the next (ioredis waits `retryStrategy` ms between them). */
@@ -18,6 +19,11 @@ const MAX_RECONNECT_DELAY_MS = 1_000;
 /** How long the first connection may take before Redis counts as unreachable. */
 const CONNECT_TIMEOUT_MS = 5_000;
 const PING_EVERY_MS = 1_000;
+/**
+ * How long a closed connection's socket may take to end before it is destroyed. ioredis's 2 s
+ * default kept a command that could not connect alive for 2 s after it had said so.
+ */
+const DISCONNECT_TIMEOUT_MS = 200;
 
 /** Options for every connection to the queue's Redis, ioredis's and BullMQ's (whose blocking reads need maxRetriesPerRequest: null). */
 export function redisOptions(address: RedisAddress): RedisOptions {
@@ -27,9 +33,11 @@ export function redisOptions(address: RedisAddress): RedisOptions {
     db: address.db,
     ...(address.username ? { username: address.username } : {}),
     ...(address.password ? { password: address.password } : {}),
-    ...(address.tls ? { tls: { servername: address.host } } : {}),
+    // SNI names a host, never an address (RFC 6066); the certificate is checked against either.
+    ...(address.tls ? { tls: isIP(address.host) ? {} : { servername: address.host } } : {}),
     maxRetriesPerRequest: null,
     connectTimeout: CONNECT_TIMEOUT_MS,
+    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
     retryStrategy: (times) => Math.min(times * 100, MAX_RECONNECT_DELAY_MS),
   };
 }
