@@ -86,6 +86,15 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ doc
   }
 
   const pool = WorkerPool.start({ workers: options.concurrency, setup: options.setup, timeoutSeconds: options.timeoutSeconds, maxWorkerMemoryMb: options.maxWorkerMemoryMb, warn: log.warn });
+  // Its extraction processes are started, and build the stages, before any job is taken: a worker
+  // that cannot (a stage module missing on this machine) must not fail the documents it takes.
+  try {
+    await pool.ready();
+  } catch (err) {
+    pool.kill();
+    redis.disconnect();
+    throw err;
+  }
   let refusal: WorkerRefused | undefined;
 
   const process = async (job: Job<QueueJobData>, token?: string): Promise<EncodedOutcome> => {
@@ -97,7 +106,14 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ doc
       if (!refusal) void refuse(theirs).catch((err: WorkerRefused) => ended((refusal = err)));
       throw new WaitingError();
     }
-    const outcome = await pool.run({ item: data.item, ...(data.skipIfDocumentId ? { skipIfDocumentId: data.skipIfDocumentId } : {}) }, { progress: (pages) => void job.updateProgress(pages).catch(() => {}) });
+    let outcome: JobOutcome | undefined;
+    try {
+      outcome = await pool.run({ item: data.item, ...(data.skipIfDocumentId ? { skipIfDocumentId: data.skipIfDocumentId } : {}) }, { progress: (pages) => void job.updateProgress(pages).catch(() => {}) });
+    } catch (err) {
+      // The extraction processes can no longer be started: this worker is of no use (the job is tried elsewhere).
+      ended(err as Error);
+      throw err;
+    }
     if (!outcome) throw new Error("the worker is stopping: the document was not finished"); // the try counts; another worker takes it
     return settle(job, outcome);
   };

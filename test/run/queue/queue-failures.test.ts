@@ -78,7 +78,7 @@ describe("a document that always times out", () => {
     const dir = join(tmp, "timeout");
     const gate = join(tmp, "closed-gate");
     await mkdir(gate);
-    await writePipeline(dir, { gateDir: gate, top: "timeout_seconds: 2\n", queue: "{ name: timeouts, attempts: 3, backoff_seconds: 0.1 }" });
+    await writePipeline(dir, { gateDir: gate, top: "timeout_seconds: 5\n", queue: "{ name: timeouts, attempts: 3, backoff_seconds: 0.1 }" });
     const worker = pagestream(["worker", "--queue", redis.url, "--concurrency", "2"], { cwd: dir });
     const run = await pagestream(["run", "--queue", redis.url, "--progress", "never"], { cwd: dir }).exited;
     worker.child.kill("SIGTERM");
@@ -87,7 +87,7 @@ describe("a document that always times out", () => {
     expect(run.code).toBe(3);
     const records = readFileSync(join(dir, "out/chunks.documents.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
     const held = records.find((r) => JSON.stringify(r).includes("d-held-service-agreement.pdf"));
-    expect(held).toMatchObject({ status: "failed", code: "timeout", message: expect.stringContaining("timeout_seconds (2 s)") });
+    expect(held).toMatchObject({ status: "failed", code: "timeout", message: expect.stringContaining("timeout_seconds (5 s)") });
     // One try only: the gate saw the document once, the source read it once.
     expect(gateMarks(gate).map((m) => m.name)).toEqual(["d-held-service-agreement.pdf"]);
     expect(reads(dir).filter((r) => r.includes("d-held"))).toHaveLength(1);
