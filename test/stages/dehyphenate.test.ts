@@ -187,6 +187,13 @@ describe("the English word list, searched in its file's bytes", () => {
     const abc = of(["a", "b", "c"]);
     expect(["a", "b", "c", "bb", "0", "d"].map((w) => abc.has(w))).toEqual([true, true, true, false, false, false]);
   });
+
+  it("reads a list written with white space between its words, and words of many bytes", () => {
+    const words = ["Zürich", "ab", "abc", "b", "café", "naïve", "x", "ça", "œuvre"].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
+    const list = SortedWords.fromJsonArray(Buffer.from(JSON.stringify(words, null, 2)));
+    expect(words.filter((w) => !list.has(w))).toEqual([]);
+    expect(["a", "abcd", "caf", "cafés", "z", "ç", "Zurich", ""].filter((w) => list.has(w))).toEqual([]);
+  });
 });
 
 describe("the dehyphenate stage across documents", () => {
