@@ -14,7 +14,7 @@ const join = (left: string, right: string, evidence = noEvidence) => {
   return d.join ? left + right : `${left}-${right}`;
 };
 
-describe("hyphen decisions (DOMAIN §4)", () => {
+describe("hyphen decisions (docs/extraction.md §10.1, §10.2)", () => {
   it.each([
     ["self", "contained", "selfcontained"],
     ["re", "encode", "reencode"],
