@@ -65,6 +65,8 @@ export class QueueProcessor implements DocumentProcessor {
   private stopping = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly workersSeen = new Set<string>();
+  /** Removals of committed jobs under way. */
+  private readonly removals = new Set<Promise<void>>();
   private readonly refusalsTold = new Set<string>();
   private liveConcurrency = 0;
   private peakBytes = 0;
@@ -161,7 +163,13 @@ export class QueueProcessor implements DocumentProcessor {
       const state = this.collected.get(id);
       this.collected.delete(id);
       // A failed job stays in the failed set, with its reason, for people to see.
-      if (state === "completed" && !this.failure) void this.queue.remove(id).catch(() => {});
+      if (state !== "completed" || this.failure) continue;
+      const removal = this.queue.remove(id).then(
+        () => {},
+        () => {}, // a job left behind is dropped after a day (KEEP_COMPLETED_SECONDS)
+      );
+      this.removals.add(removal);
+      void removal.finally(() => this.removals.delete(removal));
     }
   }
 
@@ -186,6 +194,8 @@ export class QueueProcessor implements DocumentProcessor {
       this.watch.stop();
       const gone = this.failure !== undefined;
       const within = (work: Promise<unknown>) => Promise.race([work.catch(() => {}), new Promise((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
+      // The last checkpoint's removals, before the connection closes under them.
+      if (!gone) await within(Promise.all(this.removals));
       if (!gone) await within(this.claim.release());
       await within(this.events.close());
       await within(this.queue.close());
