@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyInputs, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, writePipeline, type Started } from "../../helpers/queue-runs.js";
 import { startRedis, type RedisServer } from "../../helpers/redis-server.js";
 
-const QUEUE = "{ lock_duration_seconds: 2, stalled_interval_seconds: 1 }";
+const QUEUE = "{ max_jobs_in_flight: 16 }";
 
 let tmp: string;
 let redis: RedisServer;

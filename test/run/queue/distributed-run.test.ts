@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyInputs, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, writePipeline, type Started } from "../../helpers/queue-runs.js";
 import { startRedis, type RedisServer } from "../../helpers/redis-server.js";
 
-/** Short BullMQ intervals, so a lost worker's job comes back in seconds. */
-const QUEUE = "{ lock_duration_seconds: 2, stalled_interval_seconds: 1, backoff_seconds: 0.2 }";
+/** Short BullMQ intervals, so a lost worker's job comes back in seconds (not so short that a worker starved of CPU on a loaded machine loses its lock). */
+const QUEUE = "{ lock_duration_seconds: 5, stalled_interval_seconds: 1, backoff_seconds: 0.2 }";
 
 let tmp: string;
 let redis: RedisServer;

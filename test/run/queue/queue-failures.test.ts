@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe("a worker with another pipeline", () => {
   it("refuses the run's jobs, naming both identities, and the run goes on with the right workers", async () => {
-    const queue = "{ name: refusals, lock_duration_seconds: 2, stalled_interval_seconds: 1 }";
+    const queue = "{ name: refusals }";
     const right = join(tmp, "refusals");
     const other = join(tmp, "refusals-other");
     await writePipeline(right, { gateDir: open, queue });

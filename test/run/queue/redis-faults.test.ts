@@ -41,7 +41,7 @@ describe("Redis lost mid-run", () => {
     const dir = join(tmp, "lost");
     const gate = join(tmp, "lost-gate");
     await mkdir(gate);
-    await writePipeline(dir, { gateDir: gate, queue: "{ reconnect_seconds: 2, lock_duration_seconds: 2, stalled_interval_seconds: 1 }" });
+    await writePipeline(dir, { gateDir: gate, queue: "{ reconnect_seconds: 3 }" });
     const worker = pagestream(["worker", "--queue", redis.url, "--concurrency", "1"], { cwd: dir });
     const run = pagestream(["run", "--queue", redis.url, "--progress", "never"], { cwd: dir });
     // The worker holds the fourth document; the three before it are delivered (the coordinator's claim says so).
@@ -52,7 +52,7 @@ describe("Redis lost mid-run", () => {
     await redis.kill();
 
     const [stopped, lostWorker] = await Promise.all([run.exited, worker.exited]);
-    const lost = `lost the queue's Redis at redis://127.0.0.1:${redis.port}: no answer for 2 s (queue.reconnect_seconds)`;
+    const lost = `lost the queue's Redis at redis://127.0.0.1:${redis.port}: no answer for 3 s (queue.reconnect_seconds)`;
     expect([stopped.code, stopped.stderr]).toEqual([1, expect.stringContaining(lost)]);
     expect(stopped.stderr).toContain("What was delivered is kept; the next run goes on from there");
     expect([lostWorker.code, lostWorker.stderr]).toEqual([1, expect.stringContaining(lost)]);
