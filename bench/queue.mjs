@@ -26,6 +26,7 @@ import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { findPerfCorpus } from "./perf-corpus.mjs";
 import { scriptArgs } from "./script-args.mjs";
 
 const root = resolve(import.meta.dirname, "..");
@@ -37,7 +38,7 @@ const FEW_JOBS = 100;
 const MANY_JOBS = 300;
 const QUEUED_JOBS = 1000;
 
-const corpus = findCorpus();
+const corpus = findPerfCorpus(root);
 if (!corpus.dir) {
   console.log(`bench/queue: perf corpus not found, nothing measured (looked in ${corpus.tried.join(", ")}; set PAGESTREAM_BENCH_CORPUS)`);
   process.exit(0);
@@ -256,19 +257,6 @@ async function startRedis() {
 function medianOf(values) {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
-
-function findCorpus() {
-  const env = process.env.PAGESTREAM_BENCH_CORPUS;
-  const candidates = env ? [resolve(env), join(resolve(env), "perf"), join(resolve(env), "corpus", "perf")] : [join(root, "..", "shared", "corpus", "perf")];
-  const hasPdfs = (d) => {
-    try {
-      return statSync(d).isDirectory() && readdirSync(d).some((f) => /\.pdf$/i.test(f));
-    } catch {
-      return false;
-    }
-  };
-  return { dir: candidates.find(hasPdfs), tried: candidates };
 }
 
 function fail(message) {

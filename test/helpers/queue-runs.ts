@@ -29,6 +29,20 @@ export async function copyInputs(folder: string, inputs = INPUTS): Promise<void>
   for (const [from, name] of inputs) await copyFile(join("fixtures", from), join(folder, name));
 }
 
+/**
+ * The reference a distributed run is compared with: a local run of the same pipeline under
+ * `tmp/local` (its gate open), which exits 3 for the file that is not a PDF.
+ */
+export async function localReference(tmp: string): Promise<ReturnType<typeof outputs>> {
+  const open = join(tmp, "open-gate");
+  await mkdir(open, { recursive: true });
+  await writeFile(join(open, "release"), "");
+  await writePipeline(join(tmp, "local"), { gateDir: open });
+  const run = await pagestream(["run", "--progress", "never", "--log-level", "warn"], { cwd: join(tmp, "local") }).exited;
+  if (run.code !== 3) throw new Error(`the local reference run exited ${run.code}: ${run.stderr}`);
+  return outputs(join(tmp, "local"));
+}
+
 /** A pipeline over `../in` with the gate before the cleaning stages; `queue` is YAML for the queue: key. */
 export async function writePipeline(dir: string, options: { gateDir: string; hold?: string; queue?: string; top?: string; chunkTokens?: number }): Promise<string> {
   await mkdir(dir, { recursive: true });

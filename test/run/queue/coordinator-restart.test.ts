@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyInputs, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, writePipeline, type Started } from "../../helpers/queue-runs.js";
+import { copyInputs, localReference, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, writePipeline, type Started } from "../../helpers/queue-runs.js";
 import { startRedis, type RedisServer } from "../../helpers/redis-server.js";
 
 const QUEUE = "{ max_jobs_in_flight: 16 }";
@@ -26,12 +26,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), "pagestream-restart-"));
   await copyInputs(join(tmp, "in"));
   redis = await startRedis();
-  const open = join(tmp, "open-gate");
-  await mkdir(open);
-  await writeFile(join(open, "release"), "");
-  await writePipeline(join(tmp, "local"), { gateDir: open });
-  expect((await pagestream(["run", "--progress", "never", "--log-level", "warn"], { cwd: join(tmp, "local") }).exited).code).toBe(3);
-  local = outputs(join(tmp, "local"));
+  local = await localReference(tmp);
 
   const gate = join(tmp, "gate");
   await mkdir(gate);

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyInputs, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, writePipeline } from "../../helpers/queue-runs.js";
+import { copyInputs, localReference, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, writePipeline } from "../../helpers/queue-runs.js";
 import { startRedis, type RedisServer } from "../../helpers/redis-server.js";
 
 let tmp: string;
@@ -21,12 +21,7 @@ const servers: RedisServer[] = [];
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), "pagestream-redis-faults-"));
   await copyInputs(join(tmp, "in"));
-  const open = join(tmp, "open-gate");
-  await mkdir(open);
-  await writeFile(join(open, "release"), "");
-  await writePipeline(join(tmp, "local"), { gateDir: open });
-  expect((await pagestream(["run", "--progress", "never", "--log-level", "warn"], { cwd: join(tmp, "local") }).exited).code).toBe(3);
-  local = outputs(join(tmp, "local"));
+  local = await localReference(tmp);
 });
 
 afterAll(async () => {
