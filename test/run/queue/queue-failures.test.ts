@@ -4,15 +4,20 @@
  *   run's jobs — whether it meets the coordinator's claim at start or a job first — and puts the
  *   job back; a worker of the right pipeline then does the run, as a local run would;
  * - a document that always times out becomes the local run's `timeout` error record after one
- *   try: a limit failure is final at once (UnrecoverableError), never retried.
+ *   try: a limit failure is final at once (UnrecoverableError), never retried;
+ * - a read that fails and may pass (`read_failed`) is tried again with backoff: once it works the
+ *   document is ingested; one that keeps failing ends in BullMQ's failed set and as an error
+ *   record after queue.attempts tries, and the run goes on.
  */
-import { readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyInputs, localReference, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, writePipeline } from "../../helpers/queue-runs.js";
 import { startRedis, type RedisServer } from "../../helpers/redis-server.js";
+
+const FLAKY_SOURCE = resolve("test/helpers/flaky-folder-source.mjs");
 
 let tmp: string;
 let redis: RedisServer;
@@ -61,7 +66,7 @@ describe("a worker with another pipeline", () => {
     worker.child.kill("SIGTERM");
     expect((await worker.exited).code).toBe(0);
     expect(done.code).toBe(3);
-    expect(done.stderr).toMatch(/worker \S+ refuses this run's jobs: refused the jobs/);
+    expect(done.stderr).toMatch(/worker \S+ refuses this run's jobs: (refused the jobs|pagestream \S+, config [0-9a-f]{12} ≠ this worker's)/);
     const distributed = outputs(right);
     expect(distributed.chunksJsonl).toBe(local.chunksJsonl);
     expect(distributed.archive).toEqual(local.archive);
@@ -92,5 +97,39 @@ describe("a document that always times out", () => {
     expect(others(outputs(dir).chunksJsonl)).toEqual(others(local.chunksJsonl));
     const status = JSON.parse((await pagestream(["status", "--queue", redis.url, "--json"], { cwd: dir }).exited).stdout);
     expect(status.failed.map((f: { reason: string }) => f.reason).sort()).toEqual([expect.stringMatching(/d-held-service-agreement\.pdf: timeout: /), expect.stringMatching(/g-notpdf\.pdf: not_pdf/)]);
+  });
+});
+
+describe("a read that fails", () => {
+  it("is tried again with backoff until it works, or until queue.attempts, and the run goes on", async () => {
+    const dir = join(tmp, "flaky");
+    const inputs = join(tmp, "flaky-in");
+    const counts = join(tmp, "flaky-counts");
+    await mkdir(inputs);
+    await mkdir(counts);
+    await mkdir(dir);
+    await copyFile("fixtures/samples/meeting-minutes.pdf", join(inputs, "a-meeting-minutes.pdf"));
+    await copyFile("fixtures/samples/quarterly-report.pdf", join(inputs, "b-flaky-quarterly-report.pdf"));
+    await copyFile("fixtures/two-pages.pdf", join(inputs, "c-broken-two-pages.pdf"));
+    await writeFile(
+      join(dir, "pipeline.yaml"),
+      "queue: { name: flaky, attempts: 3, backoff_seconds: 0.1 }\n" +
+        `source: { type: ${FLAKY_SOURCE}, path: ../flaky-in, fail: { flaky: 1, broken: 1000 }, count_dir: ${counts} }\n` +
+        "stages: [{ type: extract }]\nsinks: [{ type: jsonl, path: out/pages.jsonl }]\n",
+    );
+    const worker = pagestream(["worker", "--queue", redis.url, "--concurrency", "2"], { cwd: dir });
+    const run = await pagestream(["run", "--queue", redis.url, "--progress", "never"], { cwd: dir }).exited;
+    worker.child.kill("SIGTERM");
+    await worker.exited;
+
+    expect([run.code, run.stderr]).toEqual([3, expect.stringMatching(/c-broken-two-pages\.pdf: read_failed: .*the share did not answer \(try 3\)/)]);
+    expect(run.stderr).toContain("2 document(s) ingested");
+    // The flaky one failed once and was read on its second try; the broken one failed all three.
+    expect(readdirSync(counts).sort()).toEqual(["b-flaky-quarterly-report.pdf.1", "c-broken-two-pages.pdf.1", "c-broken-two-pages.pdf.2", "c-broken-two-pages.pdf.3"]);
+    const pages = readFileSync(join(dir, "out/pages.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(new Set(pages.filter((p) => p.type === "page").map((p) => p.uri.split("/").pop()))).toEqual(new Set(["a-meeting-minutes.pdf", "b-flaky-quarterly-report.pdf"]));
+    const status = JSON.parse((await pagestream(["status", "--queue", redis.url, "--json"], { cwd: dir }).exited).stdout);
+    expect(status.failed.map((f: { reason: string }) => f.reason)).toEqual([expect.stringMatching(/c-broken-two-pages\.pdf: read_failed: .*the share did not answer \(try 3\)$/)]);
+    expect(status.jobs).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 1 });
   });
 });
