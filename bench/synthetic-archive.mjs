@@ -79,7 +79,7 @@ export function archiveDocuments(text, { chunks: CHUNKS, chunkChars, charsPerTok
     const chunks = chunkTexts.map((text, index) => {
       const page = Math.floor(index / perPage) + 1;
       const record = {
-        type: "chunk", id: chunkId(documentId, index), documentId, uri, index, text, prefix: "", pageStart: page, pageEnd: page, pageLabels: [String(page)],
+        type: "chunk", id: chunkId(documentId, uri, index), documentId, uri, index, text, prefix: "", pageStart: page, pageEnd: page, pageLabels: [String(page)],
         charStart: offset, charEnd: offset + text.length, tokenCount: Math.round(text.length / charsPerToken), tokenizer: "gpt-tokenizer", encoding: "cl100k_base",
         limits, headings: [`${page}. Section`], flags: [],
       };

@@ -29,6 +29,7 @@ program
   .description("Run a pipeline: read the source, run the stages, write the sinks. Skips what an earlier run did; see the run summary in the run folder.")
   .argument("[pipeline]", "pipeline file", "pipeline.yaml")
   .option("--watch", "keep running: ingest files as they are added, replaced or deleted (folder source), until SIGINT/SIGTERM")
+  .option("--reprocess", "process every document again, changed or not (the run state is kept; the sinks get each document's new version)")
   .addOption(new Option("--progress <when>", "a live progress line on stderr: auto (on a terminal, not in CI), always, or never (a log line every --progress-every documents instead)").choices(["auto", "always", "never"]).default("auto"))
   .option("--progress-every <n>", "documents between progress log lines when there is no live line", positiveInt, 100)
   .addOption(new Option("--log-level <level>", "least severe log records to print").choices(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"))

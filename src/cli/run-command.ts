@@ -22,6 +22,7 @@ const HARD_EXIT_MS = 5_000;
 
 export interface RunFlags {
   watch?: boolean;
+  reprocess?: boolean;
   progress: "auto" | "always" | "never";
   progressEvery: number;
   logLevel: LogLevel;
@@ -70,6 +71,7 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
       stop: stop.signal,
       stopNow: stopNow.signal,
       watch,
+      reprocess: flags.reprocess === true,
       summary: live,
       events: {
         onStarted({ source }) {

@@ -210,6 +210,14 @@ interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instan
   readonly type: string;
   /** One sentence: what it does. */
   readonly summary: string;
+  /**
+   * The version of what the component makes, 1 when left out: raised when its output for the
+   * same input and options changes (a stage's records, a sink's format). It enters the run's
+   * identity — a stage's in the config hash, so documents are processed again; a sink's in its
+   * key, so it gets every document again — and a component of your own is covered by the hash
+   * of its module file besides.
+   */
+  readonly version?: number;
   readonly options: Options;
   readonly examples: readonly z.input<Options>[];
   /**

@@ -161,7 +161,7 @@ describe("jsonl sink, chunk records", () => {
     const chunks = (await lines("out/chunks.jsonl")).map((l) => JSON.parse(l));
     expect(chunks.map((c) => Object.keys(c))).toEqual(chunks.map(() => ["id", "document_id", "chunk_index", "text", "metadata"]));
     expect(chunks[0]).toEqual({
-      id: chunkId(DOC_ID, 0),
+      id: chunkId(DOC_ID, URI, 0),
       document_id: DOC_ID,
       chunk_index: 0,
       text: `Berth Notice\n\n${S}`,
