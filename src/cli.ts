@@ -87,6 +87,18 @@ program
   });
 
 program
+  .command("export")
+  .description("Print the live records of the pipeline's jsonl sink — each document once, in its last version, no tombstones — as JSONL, up to what the last run committed.")
+  .argument("[pipeline]", "pipeline file", "pipeline.yaml")
+  .addOption(new Option("--records <records>", "chunks, pages, or documents (the document records of a chunk file); default: what the pipeline's first jsonl sink writes").choices(["chunks", "pages", "documents"]))
+  .addOption(new Option("--shape <shape>", "lay chunks out for a loader: flat { id, text, metadata }, langchain { pageContent, metadata, id }, llamaindex { id_, text, metadata }; default: the sink's shape").choices(["flat", "langchain", "llamaindex"]))
+  .option("--out <file>", "write this file (whole, or not at all) instead of stdout")
+  .action(async (pipeline: string, opts: import("./cli/export-command.js").ExportFlags) => {
+    const { exportCommand } = await import("./cli/export-command.js");
+    process.exitCode = await exportCommand(pipeline, opts);
+  });
+
+program
   .command("serve")
   .description("Serve a web page over the archive on this machine: search, read each page beside the original, see what extraction did, drop a PDF to extract it.")
   .option("--db <file>", "the archive (default: the pipeline's sqlite sink, else out/archive.sqlite)")

@@ -57,9 +57,11 @@ export class Delivery {
   /** Writes a result to the sinks named by `targets`; with `replace`, the others no longer hold it. */
   async deliver(item: SourceItem, result: DocumentResult, documentId: string | null, targets: readonly string[], replace: boolean): Promise<void> {
     const known = this.state.lookup(item.uri);
+    // Sinks show where the document is under the source's root beside its uri.
+    const placed: DocumentResult = typeof item.path === "string" ? { ...result, path: item.path } : result;
     for (const s of this.sinks) {
       if (!targets.includes(s.key)) continue;
-      await s.sink.write(result, known?.sinks.has(s.key) ? previousDelivery(known) : undefined);
+      await s.sink.write(placed, known?.sinks.has(s.key) ? previousDelivery(known) : undefined);
     }
     this.state.delivered(item.uri, outcomeOf(item, result, documentId, this.identity, known), [...targets], replace);
     count(this.summary, result);

@@ -178,16 +178,15 @@ describe("jsonl sink, chunk records", () => {
         tokenizer: "gpt-tokenizer",
         encoding: "cl100k_base",
         headings: ["Berth Notice"],
-        flags: [],
       },
     });
     expect(chunks.map((c) => [c.chunk_index, c.metadata.page_start, c.metadata.page_end, c.metadata.page_labels, c.metadata.flags])).toEqual([
-      [0, 1, 1, ["iv"], []],
+      [0, 1, 1, ["iv"], undefined],
       [1, 2, 2, ["v"], ["scan"]],
     ]);
-    // Flat: every metadata value is a string, a number or a list of strings; never null.
+    // Flat: every metadata value is a string, a number or a non-empty list of strings; never null.
     for (const c of chunks) {
-      for (const v of Object.values(c.metadata)) expect(typeof v === "string" || typeof v === "number" || (Array.isArray(v) && v.every((x) => typeof x === "string"))).toBe(true);
+      for (const v of Object.values(c.metadata)) expect(typeof v === "string" || typeof v === "number" || (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string"))).toBe(true);
     }
     expect((await lines("out/chunks.documents.jsonl")).map((l) => JSON.parse(l))).toEqual([
       {

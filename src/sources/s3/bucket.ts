@@ -37,7 +37,7 @@ export async function openBucket(opts: S3SourceOptions, context: SourceContext):
   const listing = { bucket, prefix, pageSize: opts.page_size, filter: pathFilter(opts), where };
   return {
     async *list() {
-      for await (const object of listObjects(client, listing)) yield objectItem(bucket, object);
+      for await (const object of listObjects(client, listing)) yield objectItem(bucket, prefix, object);
     },
     async read(item) {
       const key = item.key;
@@ -49,12 +49,13 @@ export async function openBucket(opts: S3SourceOptions, context: SourceContext):
   };
 }
 
-/** A listed object as data: its key is what a worker downloads with its own client. */
-function objectItem(bucket: string, object: ListedObject): SourceItem {
+/** A listed object as data: its key is what a worker downloads with its own client; `path` is the key under the prefix. */
+function objectItem(bucket: string, prefix: string, object: ListedObject): SourceItem {
   const mtimeMs = object.lastModified?.getTime() ?? 0;
   return {
     uri: `s3://${bucket}/${object.key}`,
     key: object.key,
+    path: object.key.slice(prefix.length),
     size: object.size,
     mtimeMs,
     // A store that gives no ETag still gives size and time.
