@@ -79,6 +79,7 @@ program
   .option("--document <id>", "only this document: its sha256 (or 8+ leading hex digits) or its path")
   .option("--path <prefix>", "only documents whose path starts with this")
   .option("--substring", "find the query as a literal substring (needs `trigram: true` on the sink)")
+  .option("--fts", "the query in SQLite FTS5's own syntax: NEAR(a b, 5), column filters (title: …), ^initial tokens")
   .addOption(new Option("--source <source>", "only text read by OCR from page images (ocr), or only the PDFs' own text (text)").choices(["ocr", "text"]))
   .option("--json", "print the hits as JSON")
   .action(async (query: string, opts: import("./cli/search-command.js").SearchFlags) => {
