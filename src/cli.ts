@@ -65,9 +65,10 @@ program
   .command("validate")
   .description("Check a pipeline file and print every problem with its line and column.")
   .argument("[pipeline]", "pipeline file", "pipeline.yaml")
-  .action(async (pipeline: string) => {
+  .option("--env", "also check what the pipeline will use, changing nothing: the source folder can be read (or the bucket listed), the sinks' files and the run folder can be written")
+  .action(async (pipeline: string, opts: import("./cli/validate-command.js").ValidateFlags) => {
     const { validateCommand } = await import("./cli/validate-command.js");
-    process.exitCode = await validateCommand(pipeline);
+    process.exitCode = await validateCommand(pipeline, opts);
   });
 
 program

@@ -240,6 +240,14 @@ interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instan
    * `create` alone, so a `create` that needs the same must check it too.
    */
   check?(options: z.output<Options>, context: RunContext): Promise<void>;
+  /**
+   * Optional, for `pagestream validate --env`: looks at what the component will use — the folder
+   * it reads exists and can be read, the bucket answers, the files it writes can be written —
+   * without changing anything, and returns what it found in a few words ("folder in/ can be
+   * read"). Throws an Error naming the thing and the problem. A run finds the same when it
+   * opens them; this finds it before the nightly run does. It may touch the network.
+   */
+  probe?(options: z.output<Options>, context: RunContext): Promise<string>;
   create(options: z.output<Options>, context: Context): Instance | Promise<Instance>;
 }
 

@@ -1,6 +1,6 @@
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, relative, resolve } from "node:path";
 import { z } from "zod";
-import { ensureFolder } from "../core/output-folder.js";
+import { checkWritable, ensureFolder } from "../core/output-folder.js";
 import { defineSink, type PreviousDelivery } from "../core/plugin.js";
 import { CHUNK_SHAPES, chunkLine } from "./jsonl/chunk-shapes.js";
 import { liveLines } from "./jsonl/live-lines.js";
@@ -80,6 +80,12 @@ export default defineSink({
     { records: "chunks", path: "out/langchain.jsonl", mode: "snapshot", shape: "langchain", prune: true },
   ],
   needs: (opts) => ({ lines: opts.include_lines }),
+  async probe(opts, context) {
+    const { outputs, logs } = sinkFiles(opts, context.baseDir);
+    const files = [...new Set([...outputs, ...logs])];
+    for (const file of files) await checkWritable(file, "file", relative(context.baseDir, file));
+    return `${files.map((f) => relative(context.baseDir, f)).join(", ")} can be written`;
+  },
   writesFiles(opts, baseDir) {
     const { outputs, logs } = sinkFiles(opts, baseDir);
     return [...new Set([...outputs, ...logs])].map((path) => ({ path, option: "path" }));
