@@ -43,8 +43,11 @@ export const STATE_FILE = "run-state.sqlite";
 export interface RunEvents {
   /** A listed item was skipped as unchanged. */
   onSkipped?(item: SourceItem): void;
-  /** A document's result reached the sinks that needed it. */
-  onResult?(result: DocumentResult, item: SourceItem): void;
+  /**
+   * A document's result reached the sinks that needed it: `added` (new to them) or `replaced` (a
+   * version they held); `watching` when it came from the source's changes after the listing.
+   */
+  onResult?(result: DocumentResult, item: SourceItem, delivered: { change: "added" | "replaced"; watching: boolean }): void;
   /** Pages read so far of a document in flight (a long one reports as it goes). */
   onDocumentProgress?(item: SourceItem, pages: number): void;
   /** A document gone from the source was pruned. */
@@ -268,8 +271,8 @@ async function drive(
     } else if (step.kind === "remove") {
       if (await delivery.remove(step.uri)) events.onRemoved?.(step.uri);
     } else if (step.kind === "deliver") {
-      await delivery.deliver(step.item, step.result, step.documentId, step.targets, step.replace);
-      events.onResult?.(step.result, step.item);
+      const change = await delivery.deliver(step.item, step.result, step.documentId, step.targets, step.replace);
+      events.onResult?.(step.result, step.item, { change, watching: delivery.eager });
       // A source that cannot be reached at all stops the run once, rather than failing every document left.
       unreachable = step.result.status === "failed" && step.result.error.code === "source_unreachable" ? unreachable + 1 : 0;
       if (unreachable >= UNREACHABLE_STOP && step.result.status === "failed") {

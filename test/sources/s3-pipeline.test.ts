@@ -89,7 +89,7 @@ describe("pagestream run over a bucket", () => {
   it("keeps s3://bucket/key as the uri in the JSONL and the archive, with an error record for an object that is not a PDF", async () => {
     const dir = await pipelineDir("uris", '  bucket: archive\n  prefix: intake\n  exclude: ["drafts"]');
     const r = await cli(["run"], dir, { S3_ENDPOINT: server.endpoint });
-    expect(r.stderr.split("\n")[0]).toBe("pagestream: s3://archive/intake/notes.pdf: not_pdf: not a PDF: the file does not start with a %PDF- header");
+    expect(r.stderr.split("\n")[0]!.replace(/^\S+Z /, "")).toBe("pagestream: s3://archive/intake/notes.pdf: not_pdf: not a PDF: the file does not start with a %PDF- header");
     expect(r.stderr).toMatch(/\npagestream: 3 document\(s\) ingested \(9 pages\), 1 failed \(not_pdf 1\), 0 skipped unchanged, \d+ chunks, in [\d.]+ s \([\d.]+ pages\/s\)\n$/);
     expect(r.code).toBe(3);
     const documents = await jsonLines(join(dir, "out/chunks.documents.jsonl"));
