@@ -15,7 +15,7 @@ import { STATE_FILE } from "../run/run-pipeline.js";
 import { sinkKeys } from "../run/sink-keys.js";
 import { flatChunk, shapeChunk, type ChunkShape } from "../sinks/jsonl/chunk-shapes.js";
 import { liveLines } from "../sinks/jsonl/live-lines.js";
-import { replaceFile } from "../sinks/jsonl/replace-file.js";
+import { batches, replaceFile } from "../sinks/jsonl/replace-file.js";
 import { sinkFiles, type JsonlCheckpoint, type JsonlOptions } from "../sinks/jsonl.js";
 import { isLogFileToken, matches } from "../sinks/log-file.js";
 import { EXIT } from "../exit-codes.js";
@@ -59,7 +59,7 @@ export async function exportCommand(pipelinePath: string, flags: ExportFlags): P
     const lines = (async function* () {
       for await (const line of liveLines(log, token.size)) {
         count++;
-        yield reshape ? JSON.stringify(shapeChunk(flatChunk(JSON.parse(line) as Record<string, unknown>)!, reshape)) : line;
+        yield reshape ? JSON.stringify(shapeChunk(flatChunk(JSON.parse(line.toString("utf8")) as Record<string, unknown>)!, reshape)) : line;
       }
     })();
     if (flags.out !== undefined) await replaceFile(resolve(flags.out), lines);
@@ -90,27 +90,25 @@ function chooseSink(sinks: readonly ComponentConfig<"sink">[], records: ExportFl
 }
 
 /** Lines to stdout, waiting for it to drain; a reader that goes away (`| head`) ends the export quietly. */
-async function writeLines(lines: AsyncIterable<string>): Promise<void> {
+async function writeLines(lines: AsyncIterable<Buffer | string>): Promise<void> {
   const out = process.stdout;
   let closed = false;
   out.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE") closed = true;
     else throw err;
   });
-  let pending: string[] = [];
-  let size = 0;
-  const flush = async () => {
-    if (closed || pending.length === 0) return;
-    const ok = out.write(pending.join("\n") + "\n");
-    pending = [];
-    size = 0;
-    if (!ok) await new Promise<void>((resolve) => out.once("drain", resolve));
-  };
-  for await (const line of lines) {
+  for await (const { bytes } of batches(lines)) {
     if (closed) break;
-    pending.push(line);
-    size += line.length;
-    if (size >= 1 << 20) await flush();
+    if (!out.write(bytes)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          out.off("drain", done);
+          out.off("close", done);
+          resolve();
+        };
+        out.on("drain", done);
+        out.on("close", done);
+      });
+    }
   }
-  await flush();
 }

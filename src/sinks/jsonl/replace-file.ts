@@ -10,26 +10,19 @@ import { outputError } from "../../core/output-error.js";
 
 /** Lines are gathered into writes of about this many bytes. */
 const WRITE_BYTES = 1 << 20;
+const NEWLINE = Buffer.from("\n");
 
-export async function replaceFile(path: string, lines: AsyncIterable<string>): Promise<number> {
+/** Writes `lines` (each without its newline) as the file at `path`; returns how many were written. */
+export async function replaceFile(path: string, lines: AsyncIterable<Buffer | string>): Promise<number> {
   const temp = `${path}.${process.pid}.tmp`;
   let count = 0;
   try {
     const handle = await open(temp, "w");
     try {
-      let pending: string[] = [];
-      let size = 0;
-      for await (const line of lines) {
-        pending.push(line);
-        size += line.length + 1;
-        count++;
-        if (size >= WRITE_BYTES) {
-          await handle.write(pending.join("\n") + "\n");
-          pending = [];
-          size = 0;
-        }
+      for await (const batch of batches(lines)) {
+        count += batch.lines;
+        await handle.write(batch.bytes);
       }
-      if (pending.length) await handle.write(pending.join("\n") + "\n");
       await handle.datasync();
     } finally {
       await handle.close();
@@ -41,6 +34,23 @@ export async function replaceFile(path: string, lines: AsyncIterable<string>): P
     await rm(temp, { force: true });
     throw outputError(err, path);
   }
+}
+
+/** Lines gathered into buffers of about WRITE_BYTES, each line followed by its newline. */
+export async function* batches(lines: AsyncIterable<Buffer | string>): AsyncGenerator<{ bytes: Buffer; lines: number }> {
+  let pending: Buffer[] = [];
+  let size = 0;
+  for await (const line of lines) {
+    const bytes = typeof line === "string" ? Buffer.from(line) : line;
+    pending.push(bytes, NEWLINE);
+    size += bytes.length + 1;
+    if (size >= WRITE_BYTES) {
+      yield { bytes: Buffer.concat(pending, size), lines: pending.length / 2 };
+      pending = [];
+      size = 0;
+    }
+  }
+  if (pending.length) yield { bytes: Buffer.concat(pending, size), lines: pending.length / 2 };
 }
 
 async function syncFolder(folder: string): Promise<void> {
