@@ -64,6 +64,21 @@ describe("jsonl sink", () => {
     ]);
   });
 
+  it("writes the document's path under the source's root after its uri, when the source gives one", async () => {
+    const s = await sink();
+    await s.write({ ...ok, path: "2026/a.pdf" });
+    await s.write({ ...failed, path: "b.pdf" });
+    await s.close(summary);
+    const records = (await readFile(join(dir, "out/pages.jsonl"), "utf8")).trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(records.map((r) => Object.keys(r).slice(0, 4))).toEqual([
+      ["type", "document_id", "uri", "path"],
+      ["type", "document_id", "uri", "path"],
+      ["type", "uri", "path", "code"],
+      ["type", "uri", "path", "code"],
+    ]);
+    expect(records.map((r) => r.path)).toEqual(["2026/a.pdf", "2026/a.pdf", "2026/a.pdf", "b.pdf"]);
+  });
+
   it("says on a page read by OCR that it was, and how (snake_case keys, after the page's own facts)", async () => {
     const s = await sink();
     const ocr = { engine: "tesseract" as const, version: "5.3.0", languages: ["eng", "deu"], dpi: 300, renderer: "pdftoppm" as const, words: 212, meanConfidence: 94.6, lowConfidenceWords: 3, skewDegrees: -0.8 };
