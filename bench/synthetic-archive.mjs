@@ -111,3 +111,35 @@ export function queryMix(text, archiveResults, n) {
     }),
   };
 }
+
+/**
+ * Chinese-like text for the CJK measurement: words of one to three Han characters (from the
+ * first 3,000 of the CJK Unified Ideographs block, drawn Zipf-like like the English words),
+ * written without spaces, with commas and full stops. Not Chinese, but what the index sees of
+ * it: runs of ideographs that unicode61 keeps whole and the bigram column pairs.
+ */
+export function syntheticCjkText(random) {
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const between = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
+  const chars = Array.from({ length: 3000 }, (_, i) => String.fromCodePoint(0x4e00 + i));
+  const made = new Set();
+  while (made.size < 20_000) made.add(Array.from({ length: between(1, 3) }, () => pick(chars)).join(""));
+  const vocabulary = [...made];
+  const cumulative = [];
+  let total = 0;
+  for (let r = 0; r < vocabulary.length; r++) cumulative.push((total += 1 / (r + 10)));
+  const word = () => {
+    const x = random() * total;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return vocabulary[lo];
+  };
+  const sentence = () => Array.from({ length: between(8, 24) }, (_, i) => (i > 0 && random() < 0.12 ? "，" : "") + word()).join("") + "。";
+  const paragraph = () => Array.from({ length: between(2, 6) }, sentence).join("");
+  return { random, pick, between, word, sentence, paragraph };
+}
