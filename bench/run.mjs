@@ -623,10 +623,11 @@ function findRawScript(corpusDir) {
   return { file: candidates.find((f) => existsSync(f)), tried: candidates };
 }
 
-const PAGE_BUNDLE = join(root, "dist/serve/page/app.js");
-
 /** Source files newer than their compiled output (the other engineer's edits not built yet). */
 function staleDist() {
+  // Declared here, not beside the function: staleDist runs at the top of the script, before
+  // a module-level constant further down would be initialised.
+  const PAGE_BUNDLE = join(root, "dist/serve/page/app.js");
   const out = [];
   const walk = (dir) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {

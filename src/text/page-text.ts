@@ -1,5 +1,5 @@
 /**
- * The text of a page from its lines and paragraphs (DOMAIN §3). Every stage that changes lines
+ * The text of a page from its lines and paragraphs (docs/extraction.md §6.2). Every stage that changes lines
  * or paragraphs calls this again, so the text and the structure never disagree.
  * - reflow: a paragraph's lines joined into one line, paragraphs separated by one blank line;
  * - preserve: every line kept, paragraphs still separated by one blank line.

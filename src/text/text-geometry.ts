@@ -18,12 +18,13 @@ export function sameFontSize(a: number, b: number): boolean {
   return Math.max(a, b) <= SAME_SIZE_RATIO * Math.min(a, b);
 }
 
-/** Empty lines a code listing leaves at most inside itself: a wider gap ends the listing. */
+/** Empty lines a code listing leaves at most inside itself: a wider gap ends the listing (programs seldom leave more; docs/extraction.md §5.9). */
 export const MAX_BLANK_CODE_LINES = 2;
 
 /**
  * The empty lines of a code listing between two lines `gap` apart, where its lines are `pitch`
- * apart: a gap of two or three pitches is one or two blank lines of the program; 0 otherwise.
+ * apart: a gap of two or three pitches (within 0.15 of a whole number, baseline rounding) is one or
+ * two blank lines of the program; 0 otherwise.
  */
 export function blankCodeLines(gap: number, pitch: number): number {
   if (pitch <= 0) return 0;

@@ -14,7 +14,7 @@ const join = (left: string, right: string, evidence = noEvidence) => {
   return d.join ? left + right : `${left}-${right}`;
 };
 
-describe("hyphen decisions (DOMAIN §4)", () => {
+describe("hyphen decisions (docs/extraction.md §10.1, §10.2)", () => {
   it.each([
     ["self", "contained", "selfcontained"],
     ["re", "encode", "reencode"],
@@ -186,6 +186,13 @@ describe("the English word list, searched in its file's bytes", () => {
     expect([of(["a"]).has("a"), of(["a"]).has("b")]).toEqual([true, false]);
     const abc = of(["a", "b", "c"]);
     expect(["a", "b", "c", "bb", "0", "d"].map((w) => abc.has(w))).toEqual([true, true, true, false, false, false]);
+  });
+
+  it("reads a list written with white space between its words, and words of many bytes", () => {
+    const words = ["Zürich", "ab", "abc", "b", "café", "naïve", "x", "ça", "œuvre"].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
+    const list = SortedWords.fromJsonArray(Buffer.from(JSON.stringify(words, null, 2)));
+    expect(words.filter((w) => !list.has(w))).toEqual([]);
+    expect(["a", "abcd", "caf", "cafés", "z", "ç", "Zurich", ""].filter((w) => list.has(w))).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@ function page(text: string, extra: Partial<PageRecord> = {}): PageRecord {
   };
 }
 
-describe("scan verdicts (DOMAIN §5)", () => {
+describe("scan verdicts (docs/extraction.md §8.1)", () => {
   it.each([
     [0, 3, true],
     [30, 3, true],

@@ -3,7 +3,7 @@
  * word is moved up whole onto the line where it starts (`well-` + `known fault` becomes
  * `well-known` + `fault`), so both modes read right: preserve keeps its lines, and reflow joins
  * them with a plain space. It runs after furniture is gone and after reading order is fixed, so
- * the hyphen is at the end of the right line (DOMAIN §4).
+ * the hyphen is at the end of the right line (docs/extraction.md §10).
  */
 import { withLineTexts } from "../../text/page-edit.js";
 import type { Dehyphenation, PageRecord } from "../../core/records.js";
@@ -118,7 +118,7 @@ function losesHyphens(pairs: readonly [Place, Place][], texts: readonly string[]
   return lost >= MIN_LOST_BREAKS && lost > visible;
 }
 
-/** Line ends that need a lost hyphen to make sense before a document is read as losing them. */
+/** Line ends that need a lost hyphen to make sense before a document is read as losing them: one is a coincidence ("engineer's" + "time"). */
 const MIN_LOST_BREAKS = 2;
 
 /**

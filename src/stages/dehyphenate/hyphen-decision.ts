@@ -2,7 +2,7 @@
  * Whether a hyphen at a line end was the typesetter's (the word was broken there: join it) or
  * the text's own (`well-known`, `COVID-19`, `Osei-Mensah`: keep it, with no space after it).
  *
- * DOMAIN §4's base rule looks only at the next line: lower case joins, a capital or a digit
+ * The base rule (docs/extraction.md §10.1) looks only at the next line: lower case joins, a capital or a digit
  * keeps. It gets `well-` + `known` wrong, which no rule on two lines can get right; evidence can:
  * 1. a soft hyphen (U+00AD) is a typesetter's hyphen by definition;
  * 2. a digit after it keeps it (COVID-19, 2026-03-31);

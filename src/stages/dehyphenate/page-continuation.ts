@@ -3,7 +3,7 @@
  * paragraph of the next when the page's last line runs to the margin and the next page's first
  * line is set like a continuation (same size, not indented, not opening a new sentence after one
  * that ended). Marked as `continues` on the page, so document text joins the two halves into one
- * paragraph (DOMAIN §11's decree: the sentence broken across the page boundary reads whole).
+ * paragraph: a sentence broken across the page boundary reads whole (docs/extraction.md §10.5).
  */
 import type { Line, PageRecord } from "../../core/records.js";
 import { sameFontSize } from "../../text/text-geometry.js";
@@ -18,7 +18,7 @@ export function continuesOnNextPage(page: PageRecord, next: PageRecord): boolean
   const tail = page.lines[last.end - 1]!;
   const head = next.lines[first.start]!;
   if (!sameFontSize(tail.fontSize, head.fontSize)) return false;
-  // The next page's first line indented against the line under it opens a paragraph.
+  // The next page's first line indented (more than an em) against the line under it opens a paragraph.
   const after = next.lines[first.start + 1];
   if (after && first.end > first.start + 1 && head.x - after.x > head.fontSize) return false;
   if (!reachesMargin(page.lines, tail, page.width)) return false;
@@ -28,7 +28,8 @@ export function continuesOnNextPage(page: PageRecord, next: PageRecord): boolean
 }
 
 /**
- * The line ends at the right edge of the page's text of its size (within two ems). With too few
+ * The line ends at the right edge of the page's text of its size (within two ems: room for ragged
+ * right and a hyphenated break; a paragraph's last line falls shorter). With too few
  * such lines to know that edge (a caption alone on a page), it must span most of the page.
  */
 function reachesMargin(lines: readonly Line[], line: Line, pageWidth: number): boolean {

@@ -1,5 +1,5 @@
 /**
- * Reading order for untagged pages: find the columns (DOMAIN §7).
+ * Reading order for untagged pages: find the columns (docs/extraction.md §4.3).
  *
  * Lines grouped by baseline run straight across a two-column page. Each of those rows is cut
  * into fragments where a gap is wider than `gutter_ratio` × font size; a column gutter is an
@@ -48,9 +48,9 @@ interface Row {
   y: number;
 }
 
-/** Rows needed on each side of a gutter. */
+/** Rows needed on each side of a gutter: two rows side by side are as likely a label and its value. */
 const MIN_ROWS_PER_SIDE = 3;
-/** A side reads as running text when its typical fragment is at least this many ems wide… */
+/** A side reads as running text when its typical fragment is at least this many ems wide (table cells are narrower)… */
 const MIN_TEXT_WIDTH_EMS = 10;
 /** …and fills at least this share of the side. */
 const MIN_TEXT_FILL = 0.55;
@@ -265,7 +265,7 @@ function judge(rows: Row[], g: Gutter): "columns" | "uncertain" | "none" {
   return both >= ROW_STRUCTURED_SHARE * section.length ? "none" : "uncertain";
 }
 
-/** How many times the typical gap between words a gutter must be. */
+/** How many times the typical gap between words a gutter must be: a loose justified line stretches its gaps about this far. */
 const GUTTER_OVER_WORD_GAP = 1.5;
 
 /**

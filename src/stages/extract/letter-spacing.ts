@@ -2,7 +2,8 @@
  * Letter-spaced words inside one run. pdf.js turns a heading set with wide character spacing
  * into "A N N U A L" (it sees each gap as a space) and keeps the wider word gap as two spaces.
  * A stretch of three or more single letters or digits separated by single spaces, standing as
- * a whole run or between double spaces, is one word. A lone "a b c" inside a sentence is
+ * a whole run or between double spaces, is one word (three: two single letters in a row occur in
+ * ordinary text; docs/extraction.md §2.3). A lone "a b c" inside a sentence is
  * left alone: only a whole letter-spaced stretch is rewritten.
  */
 const LETTER_SPACED = /^[\p{L}\p{N}](?: [\p{L}\p{N}]){2,}$/u;

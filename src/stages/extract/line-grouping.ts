@@ -1,6 +1,6 @@
 /**
  * Runs → lines. Two runs are on one line when their baselines are closer than
- * `lineTolerance` × the larger font size (DOMAIN §2: 0.5), so a superscript footnote marker
+ * `lineTolerance` × the larger font size (docs/extraction.md §3: 0.5), so a superscript footnote marker
  * stays on its line and a 9 pt footnote under 11 pt text gets its own tolerance.
  */
 import type { Line, TextRun } from "../../core/records.js";
@@ -49,7 +49,8 @@ export function groupLines(runs: readonly TextRun[], options: LineGroupingOption
 }
 
 /**
- * A run stands apart from the rest of its line (more than this × its size from any of them)…
+ * A run stands apart from the rest of its line (more than this × its size from any of them; words
+ * of a line are a space apart, well under an em)…
  * Baselines of two columns are often close enough to be one "line" here; column detection
  * separates them later.
  */

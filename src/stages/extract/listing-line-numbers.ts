@@ -13,7 +13,7 @@ import type { Line } from "../../core/records.js";
 import { buildLine } from "./line-grouping.js";
 import type { SpacingOptions } from "./word-spacing.js";
 
-/** Numbered lines needed before a column of numbers is read as a listing's line numbers. */
+/** Numbered lines needed before a column of numbers is read as a listing's line numbers: fewer, and a lone page number would go (docs/extraction.md §4.5). */
 const MIN_NUMBERED_LINES = 3;
 /** The numbers of one column stand within this × font size of one another (right-aligned 9 and 10 differ by a digit). */
 const NUMBER_COLUMN_EMS = 1.5;

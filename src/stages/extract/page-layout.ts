@@ -59,7 +59,10 @@ export interface PageLayout {
   text: string;
 }
 
-/** Untagged characters × this may be at most the page's characters for the tree to be trusted (DOMAIN §9). */
+/**
+ * Untagged characters × this may be at most the page's characters for the tree to be trusted: a
+ * page number or a watermark outside the tree is normal, a quarter of the page is not (docs/extraction.md §4.2).
+ */
 const UNTAGGED_TRUST_FACTOR = 4;
 
 /** Roles whose element is one paragraph; other elements with direct content are split by geometry. */

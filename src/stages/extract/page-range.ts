@@ -1,6 +1,6 @@
 /**
  * Page ranges as people write them: "3", "2-4", "1,3,7-9", "5-" (to the end), "-2" (up to 2).
- * DOMAIN §6: a range that runs past the end is clamped silently; a request none of whose pages
+ * docs/extraction.md §7.1: a range that runs past the end is clamped silently; a request none of whose pages
  * exist is a different answer from an empty page, and says how many pages there are.
  */
 export interface PageSpan {

@@ -26,11 +26,11 @@ export interface LineKind {
 
 /** Gaps up to this × the line gap are line gaps (baselines jitter, OCR ones by a point or two). */
 const NEAR = 1.1;
-/** Gaps from this × the line gap are paragraph gaps. */
+/** Gaps from this × the line gap are paragraph gaps: under LibreOffice's 1.36, and clear of NEAR so jitter is neither. */
 const WIDE = 1.2;
-/** Line gaps and paragraph gaps the lines of one kind need at least to tell. */
+/** Line gaps and paragraph gaps the lines of one kind need at least to tell (one wide gap may be a figure). */
 const MIN_EACH = 2;
-/** Share of the gaps that may fall between the two groups. */
+/** Share of the gaps that may fall between the two groups; more, and the gaps spread evenly (docs/extraction.md §5.3). */
 const MAX_BETWEEN_SHARE = 0.05;
 
 const keyOf = (kind: LineKind) => `${Math.round(kind.fontSize * 10)}:${kind.monospace}`;

@@ -1,6 +1,6 @@
 /**
  * Lines → paragraphs. A line starts a new paragraph when any of the cues real typesetting uses
- * says so (DOMAIN §2):
+ * says so (docs/extraction.md §5):
  * - a vertical gap wider than `paragraphRatio` × the page's line gap (1.45; see typicalLineGap),
  *   the cue of word processors and web-to-PDF output;
  * - a change of font size (a heading, a footnote) or between monospaced and proportional text;
@@ -87,7 +87,7 @@ function blankLinesInListing(lines: readonly Line[], i: number): boolean {
   return pitch < Infinity && blankCodeLines(lines[i - 1]!.y - line.y, pitch) > 0;
 }
 
-/** Lines of a listing looked back on to find its pitch. */
+/** Lines of a listing looked back on to find its pitch: enough to reach it past a blank line, bounded so a long page costs little. */
 const LISTING_LOOKBACK = 8;
 
 function makeParagraph(lines: readonly Line[], start: number, end: number): Paragraph {
@@ -95,7 +95,10 @@ function makeParagraph(lines: readonly Line[], start: number, end: number): Para
   return { start, end, kind: verbatim ? "verbatim" : "text" };
 }
 
-/** A page with fewer gaps between same-size lines than this uses the document's line gap. */
+/**
+ * A page with fewer gaps between same-size lines than this uses the document's line gap: with
+ * fewer, one paragraph gap moves the median of the smaller half (docs/extraction.md §5.1).
+ */
 const MIN_GAPS_FOR_PAGE_MEASURE = 6;
 
 /** The gaps between consecutive lines of one size, in units of their font size. */
@@ -218,7 +221,7 @@ function followsShortLine(lines: readonly Line[], i: number, o: ParagraphOptions
   return CLAUSE_END.test(prev.text) || reachesMargin;
 }
 
-/** A line that ends within this share of the column's width from the margin is a full line. */
+/** A line that ends within this share of the column's width from the margin is a full line (ragged right falls short by up to a long word). */
 const FULL_LINE_SLACK = 0.1;
 
 /** Punctuation that ends a sentence or a clause, with any closing quotes or brackets after it. */

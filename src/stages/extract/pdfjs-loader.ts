@@ -9,10 +9,18 @@ let pdfjsModule: Promise<PdfJs> | undefined;
 
 /**
  * pdf.js is heavy (~0.3 s to import): it is loaded the first time a document is opened, once,
- * after the two polyfills it needs on Node 20.
+ * after the two polyfills it needs on Node 20. Its parser, pdf.worker.mjs (2.4 MB), is loaded
+ * with it: in Node pdf.js parses on the calling thread and would otherwise import the parser when
+ * the first document opens, after a worker process has sat idle waiting for its first job.
+ * Importing it sets `globalThis.pdfjsWorker`, which pdf.js then uses instead.
  */
 export function loadPdfJs(): Promise<PdfJs> {
-  pdfjsModule ??= Promise.all([import("./promise-with-resolvers.js"), import("./array-buffer-transfer.js")]).then(() => import("pdfjs-dist/legacy/build/pdf.mjs"));
+  pdfjsModule ??= Promise.all([import("./promise-with-resolvers.js"), import("./array-buffer-transfer.js")])
+    .then(() => import("pdfjs-dist/legacy/build/pdf.mjs"))
+    .then(async (pdfjs) => {
+      await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
+      return pdfjs;
+    });
   return pdfjsModule;
 }
 

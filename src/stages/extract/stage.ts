@@ -171,7 +171,10 @@ interface ReadPage {
   probe?: PageProbe;
 }
 
-/** Pages with fewer characters than this get a look at their images (DOMAIN §5's threshold). */
+/**
+ * Pages with fewer characters than this get a look at their images: flag-scans' default
+ * min_chars_per_page, so every page it may call a scan has its images counted (docs/extraction.md §7.3).
+ */
 const SPARSE_PAGE_CHARS = 12;
 
 async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions): Promise<ReadPage> {

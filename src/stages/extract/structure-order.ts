@@ -1,5 +1,5 @@
 /**
- * Reading order from a tagged PDF's structure tree (DOMAIN §9, ISO 32000-1 §14.7–14.8).
+ * Reading order from a tagged PDF's structure tree (docs/extraction.md §4.1, ISO 32000-1 §14.7–14.8).
  *
  * The tree's leaves are marked-content references (MCIDs) in logical order; each is placed in
  * the block-level element around it (a P, a heading, a list item, a table cell), so paragraph
@@ -40,7 +40,7 @@ export interface StructureOrder {
   tables: Map<number, number[]>;
 }
 
-/** Deeper trees are cut here (DOMAIN §9): a hostile file cannot exhaust the stack. */
+/** Deeper trees are cut here: a hostile file cannot exhaust the stack; real trees are a few levels deep (docs/extraction.md §4.1). */
 export const MAX_STRUCTURE_DEPTH = 128;
 
 const BLOCK_ROLES = new Set([

@@ -1,5 +1,5 @@
 /**
- * Tables on untagged pages (DOMAIN §8). A PDF table is text at coordinates; what survives is
+ * Tables on untagged pages (docs/extraction.md §4.4). A PDF table is text at coordinates; what survives is
  * alignment. Consecutive lines that each break into two or more fragments at wide gaps, whose
  * fragments fall into the same column slots down the rows, are a table: each row becomes one
  * line with its cells separated by a tab, an empty slot an empty cell (so values never shift
@@ -31,7 +31,10 @@ interface Slot {
   x1: number;
 }
 
-/** Slots whose fragments come closer than this × font size are one column. */
+/**
+ * Slots whose fragments come closer than this × font size are one column: cells a little apart
+ * still fall in one slot, and the slack stays well under the cell gap (column_gap_ratio).
+ */
 const SLOT_MERGE_EMS = 0.5;
 
 export function detectTables(lines: readonly Line[], options: TableOptions): TableRange[] {
@@ -118,7 +121,7 @@ function cellText(runs: TextRun[], options: SpacingOptions): string {
     else byLine.push([run]);
   }
   // Lines of a cell are joined by a space, but never after a hyphen that breaks a word: whether
-  // it stays is for the reader to judge, a space after it is wrong either way (DOMAIN §4).
+  // it stays is for the reader to judge, a space after it is wrong either way (docs/extraction.md §6.2).
   let text = "";
   for (const line of byLine.map((l) => joinRuns(l.sort((a, b) => a.x - b.x), options).trim())) {
     text = !text ? line : breaksWordBefore(text, line) ? text + line : `${text} ${line}`;

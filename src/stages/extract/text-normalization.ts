@@ -1,5 +1,5 @@
 /**
- * Plain-text normalisation of a line (DOMAIN §4): a search for "file" must find "ﬁle".
+ * Plain-text normalisation of a line (docs/extraction.md §6.1): a search for "file" must find "ﬁle".
  * - Ligature characters (U+FB00–U+FB06: ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ) become their letters.
  * - Soft hyphens (U+00AD) inside a line are invisible break opportunities and go. One at the
  *   end of a line marks a word broken there: it stays, for the text renderer to join the word

@@ -39,7 +39,7 @@ export interface OrientedRuns {
   offAxis: TextRun[][];
 }
 
-/** Directions closer than this (degrees) are the same direction. */
+/** Directions closer than this (degrees) are the same direction: a scan tilted a degree or two stays one, a 90° margin note does not (docs/extraction.md §1.1). */
 const SAME_DIRECTION_DEGREES = 5;
 
 interface Oriented {
@@ -130,6 +130,7 @@ function monospacedFonts(oriented: readonly Oriented[], styles: PdfFontStyles): 
   const fonts = new Set<string>();
   for (const [font, list] of cells) {
     const mean = list.reduce((a, b) => a + b, 0) / list.length;
+    // 5 %: real fixed-pitch cells differ by rounding only; a glyphless OCR font stretched word by word, far more.
     if (list.every((c) => Math.abs(c - mean) <= 0.05 * mean)) fonts.add(font);
   }
   return fonts;

@@ -1,6 +1,6 @@
 /**
  * Joining the runs of one line into text: a word space where the gap between two runs is wider
- * than `spaceRatio` × the font size (DOMAIN §2: 0.25), nothing otherwise. Parsers split one word
+ * than `spaceRatio` × the font size (docs/extraction.md §2.1: 0.25), nothing otherwise. Parsers split one word
  * into several runs (kerning, a font change mid-word) with no gap, so joining with a space always
  * is as wrong as joining with nothing.
  *
@@ -20,10 +20,10 @@ export interface SpacingOptions {
   collapseLetterSpacing: boolean;
 }
 
-/** The least gap (× font size) a space drawn in the content must leave to be kept. */
+/** The least gap (× font size) a space drawn in the content must leave to be kept: runs that touch or overlap are one word (docs/extraction.md §2.2). */
 const DRAWN_SPACE_MIN_GAP = 0.08;
 
-/** How much wider than the letter gap a gap must be to separate words in letter-spaced text, in space widths. */
+/** How much wider than the letter gap a gap must be to separate words in letter-spaced text, in space widths: above letter-gap jitter, under a full space (docs/extraction.md §2.3). */
 const LETTER_SPACED_WORD_GAP = 0.8;
 
 export function joinRuns(runs: readonly TextRun[], options: SpacingOptions): string {

@@ -1,5 +1,5 @@
 /**
- * Scanned pages and documents (DOMAIN §5). A scanned page is an image: nothing to extract, and
+ * Scanned pages and documents (docs/extraction.md §8). A scanned page is an image: nothing to extract, and
  * the useful answer is to say so.
  * - Document: an average under `minCharsPerPage` characters per page is a scan. The threshold
  *   is not zero because scans carry stamped page numbers and scanner watermarks.
@@ -45,14 +45,14 @@ export function pageVerdict(page: PageRecord, options: ScanOptions): PageVerdict
   return verdict;
 }
 
-/** DOMAIN §5's table: the average characters per page decide whether the document is a scan. */
+/** The average characters per page decide whether the document is a scan (docs/extraction.md §8.1, the scan-table-* fixtures). */
 export function isScanDocument(charsPerPage: readonly number[], minCharsPerPage: number): boolean {
   if (charsPerPage.length === 0) return false;
   const average = charsPerPage.reduce((a, b) => a + b, 0) / charsPerPage.length;
   return average < minCharsPerPage;
 }
 
-/** "2", "2, 4": the page list of DOMAIN §5's warning. */
+/** "2", "2, 4": the page list of the warning (docs/extraction.md §8.1). */
 export function pageList(pages: readonly number[]): string {
   return pages.join(", ");
 }
@@ -60,7 +60,7 @@ export function pageList(pages: readonly number[]): string {
 /** The warning's code: pages without selectable text that came out empty. */
 export const PAGES_WITHOUT_TEXT = "pages_without_text";
 
-/** DOMAIN §5's warning for the pages without selectable text that came out empty. */
+/** The warning for the pages without selectable text that came out empty (docs/extraction.md §8.1). */
 export function pagesWithoutTextWarning(pages: readonly number[]): DocumentWarning {
   return { code: PAGES_WITHOUT_TEXT, message: `${pages.length} page(s) have no selectable text and came out empty: ${pageList(pages)}`, pages: [...pages] };
 }

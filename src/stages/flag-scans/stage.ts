@@ -10,11 +10,13 @@ const options = z.strictObject({
     .int()
     .min(0)
     .default(12)
-    .describe("A document averaging fewer characters per page is a scan, and a page with fewer has no selectable text (DOMAIN §5)."),
+    .describe("A document averaging fewer characters per page is a scan, and a page with fewer has no selectable text (docs/extraction.md §8.1)."),
   drop_stray_text: z
     .boolean()
     .default(true)
     .describe("Take the few characters off a page without selectable text (a stamped page number, a scanner's mark); they are kept in `strayText`."),
+  // 0.1: real text has next to no unmapped characters, a few dingbats stay far under it, a broken
+  // encoding maps nearly everything (docs/extraction.md §8.5).
   garbled_share: z
     .number()
     .min(0)

@@ -1,5 +1,5 @@
 /**
- * Running headers and footers (DOMAIN §11): lines that recur at the top or bottom of many pages.
+ * Running headers and footers (docs/extraction.md §9): lines that recur at the top or bottom of many pages.
  *
  * A line is a candidate when it is among the outermost lines of its page and inside the top or
  * bottom band of the document's text area. It is furniture when a line with the same text —
@@ -123,7 +123,8 @@ function sameFurniture(a: Candidate, b: Candidate): boolean {
   if (a.band !== b.band || a.key !== b.key || a.key === "") return false;
   const size = Math.max(a.line.fontSize, b.line.fontSize);
   // Within one and a half lines: pages paginated from flowing text (html2ps, plain-text RFCs) place
-  // the footer a line higher or lower from page to page.
+  // the footer a line higher or lower from page to page. Sizes within a fifth of the larger: a 9 pt
+  // header and an 18 pt heading with the same words are not the same line.
   return Math.abs(a.line.y - b.line.y) <= 1.5 * size && Math.abs(a.line.fontSize - b.line.fontSize) <= 0.2 * size;
 }
 
@@ -140,6 +141,7 @@ function isolatedFromBody(page: PageRecord, band: Band, repeated: ReadonlySet<nu
     .filter(({ line }) => !line.offAxis)
     .sort((a, b) => (band === "top" ? b.line.y - a.line.y : a.line.y - b.line.y));
   const ys = order.map(({ line }) => line.y).sort((a, b) => b - a);
+  // The page's usual baseline step; 12 pt (a line of 10 pt text) when it has only one line.
   const pitch = median(ys.slice(1).map((y, i) => ys[i]! - y).filter((g) => g > 0)) || 12;
   const accepted: number[] = [];
   const tentative: number[] = [];
