@@ -91,6 +91,12 @@ export interface TextRun {
   skew?: number;
   /** The content drew a space just before this run (pdf.js reports it as a whitespace item). */
   spaceBefore?: boolean;
+  /**
+   * A word of its own by its source's account (an OCR engine's word box): it is set apart from
+   * the run before it even where the two touch or overlap, which the boxes of neighbouring
+   * words often do.
+   */
+  separateWord?: boolean;
   /** The marked-content id it was painted in (`p10R_mc3`), on tagged pages. */
   mcid?: string;
   /** Painted inside an /Artifact sequence: page furniture by declaration. */

@@ -33,6 +33,11 @@ describe("word spacing", () => {
     expect(joinRuns([run("sibi", 100, 700, 11, 20), run("medias", 122.1, 700, 11, 30)], options)).toBe("sibimedias");
   });
 
+  it("sets apart OCR words whose boxes touch or overlap (without a, not withouta)", () => {
+    expect(joinRuns([run("without", 100, 700, 11, 40), run("a", 139.5, 700, 11, 6, { separateWord: true })], options)).toBe("without a");
+    expect(joinRuns([run("without", 100, 700, 11, 40), run("a", 139.5, 700, 11, 6)], options)).toBe("withouta");
+  });
+
   it("ignores a drawn space before a lone line-end hyphen (justification)", () => {
     expect(joinRuns([run("volun", 100, 700, 11, 30), run("-", 131.3, 700, 11, 3.7, { spaceBefore: true })], options)).toBe("volun-");
   });

@@ -87,7 +87,7 @@ describe("OCR words → runs", () => {
     expect(new Set(runs.map((r) => r.y)).size).toBe(1);
     expect(runs[0]!.y).toBeCloseTo(792 - 100, 0);
     expect(runs[0]!.x).toBeCloseTo(72, 0);
-    expect(runs.map((r) => r.spaceBefore ?? false)).toEqual([false, true, true]);
+    expect(runs.map((r) => r.separateWord ?? false)).toEqual([false, true, true]);
     expect(runs[0]!.fontSize).toBeCloseTo(11, 0);
   });
 

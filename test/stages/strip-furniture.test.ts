@@ -23,10 +23,23 @@ const removed = (pages: PageRecord[]) => detectFurniture(pages, options).map((f,
 
 describe("running headers and footers", () => {
   it("normalises page numbers and roman numerals in what it compares", () => {
-    expect(furnitureKey("Page 3 of 12")).toBe("Page # of #");
-    expect(furnitureKey("— 7 —")).toBe("— # —");
+    expect(furnitureKey("Page 3 of 12")).toBe("Page#of#");
+    expect(furnitureKey("— 7 —")).toBe("—#—");
     expect(furnitureKey("xiv")).toBe("#");
-    expect(furnitureKey("Civil Code")).toBe("Civil Code");
+    expect(furnitureKey("Civil Code")).toBe("CivilCode");
+  });
+
+  it("matches OCR footers whose guessed sizes differ, and not typeset ones that differ as much", () => {
+    const sizes = [8.2, 11.8, 14.8];
+    const pages = (source?: "ocr") => [1, 2, 3].map((n) => ({ ...page(n, [line(`Page ${n} of 3`, 40, sizes[n - 1])]), ...(source ? { source } : {}) }));
+    expect(removed(pages("ocr"))).toEqual([["Page 1 of 3"], ["Page 2 of 3"], ["Page 3 of 3"]]);
+    expect(removed(pages())).toEqual([[], [], []]);
+  });
+
+  it("matches a footer whose word spaces OCR dropped on one page (Page 1 of3)", () => {
+    expect(furnitureKey("Page 1 of3")).toBe(furnitureKey("Page 2 of 3"));
+    const pages = [1, 2, 3].map((n) => page(n, [line("Body text of the page.", 400, 11), line(n === 1 ? "Page 1 of3" : `Page ${n} of 3`, 50, 9)]));
+    expect(removed(pages)).toEqual([["Page 1 of3"], ["Page 2 of 3"], ["Page 3 of 3"]]);
   });
 
   it("takes a header and a 'Page n of N' footer off every page and reads the page label", () => {

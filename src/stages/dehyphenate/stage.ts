@@ -22,7 +22,7 @@ const options = z.strictObject({
   move_words: z
     .boolean()
     .default(true)
-    .describe("In preserve mode, move a rejoined word up onto the line where it starts; false leaves preserved lines exactly as printed (decisions are still recorded)."),
+    .describe("In preserve mode, move a rejoined word up onto the line where it starts; false leaves preserved lines exactly as printed, and then nothing is decided (no `dehyphenated` entries)."),
 });
 
 export default defineStage({

@@ -50,7 +50,7 @@ const options = z.strictObject({
     .enum(["auto", "structure", "geometry"])
     .default("auto")
     .describe(
-      "auto follows a tagged page's structure tree when it claims at least 80 % of the page's characters, else geometry; structure follows any tree there is; geometry never does.",
+      "auto follows a tagged page's structure tree when at least three quarters of the page's characters are in it (untagged × 4 ≤ all), else geometry; structure follows any tree there is; geometry never does.",
     ),
   column_gap_ratio: z
     .number()

@@ -47,6 +47,11 @@ export function joinRuns(runs: readonly TextRun[], options: SpacingOptions): str
       out += text;
       continue;
     }
+    // A word by its source's own account: its box may overlap the last one's ("without" "a").
+    if (run.separateWord) {
+      out += " " + text;
+      continue;
+    }
     const threshold = letterGap > spaceWidth ? letterGap + LETTER_SPACED_WORD_GAP * spaceWidth : spaceWidth;
     // A drawn space counts when there is any gap at all for it to stand in; not before a lone
     // hyphen, where justification sets a space that is not one (LibreOffice's "volun -").

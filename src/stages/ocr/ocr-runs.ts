@@ -67,7 +67,7 @@ export function ocrRuns(words: readonly OcrWord[], frame: PageFrame, options: { 
     const baseline = median((fitting.length ? fitting : placed).map((b) => b.y + descentOf(b.text) * fontSize));
     placed.forEach((b, i) => {
       const run: TextRun = { text: b.text, x: b.x, y: baseline, width: b.x1 - b.x0, fontSize, fontName: OCR_FONT };
-      if (i > 0) run.spaceBefore = true;
+      if (i > 0) run.separateWord = true;
       runs.push(run);
     });
   });

@@ -43,11 +43,16 @@ interface Candidate {
   band: Band;
   line: Line;
   key: string;
+  /** The line was read by OCR: its font size is an estimate from word boxes, not the PDF's. */
+  ocr: boolean;
 }
 
 const ROMAN = /^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$/i;
 
-/** The text a repeat is recognised by: digits and roman numerals stand for any number. */
+/**
+ * The text a repeat is recognised by: digits and roman numerals stand for any number, and word
+ * spaces do not count (OCR drops or adds them from page to page: "Page 1 of3", "Page 2 of 3").
+ */
 export function furnitureKey(text: string): string {
   return text
     .normalize("NFKC")
@@ -58,8 +63,7 @@ export function furnitureKey(text: string): string {
       const oneCase = token === token.toLowerCase() || token === token.toUpperCase();
       return letters && oneCase && ROMAN.test(letters) ? token.replace(letters, "#") : token;
     })
-    .join(" ")
-    .trim();
+    .join("");
 }
 
 export function detectFurniture(pages: readonly PageRecord[], options: FurnitureOptions): PageFurniture[] {
@@ -110,7 +114,7 @@ function bandCandidates(page: PageRecord, p: number, topEdge: number, bottomEdge
     .map((line, index) => ({ line, index }))
     .filter(({ line }) => !line.offAxis)
     .sort((a, b) => b.line.y - a.line.y);
-  const make = (band: Band) => ({ line, index }: { line: Line; index: number }): Candidate => ({ page: p, index, band, line, key: furnitureKey(line.text) });
+  const make = (band: Band) => ({ line, index }: { line: Line; index: number }): Candidate => ({ page: p, index, band, line, key: furnitureKey(line.text), ocr: page.source === "ocr" });
   const topLines = order.slice(0, options.maxLinesPerBand).filter(({ line }) => line.y + line.fontSize >= topEdge).map(make("top"));
   const bottomLines = order
     .slice(-options.maxLinesPerBand)
@@ -125,7 +129,9 @@ function sameFurniture(a: Candidate, b: Candidate): boolean {
   // Within one and a half lines: pages paginated from flowing text (html2ps, plain-text RFCs) place
   // the footer a line higher or lower from page to page. Sizes within a fifth of the larger: a 9 pt
   // header and an 18 pt heading with the same words are not the same line.
-  return Math.abs(a.line.y - b.line.y) <= 1.5 * size && Math.abs(a.line.fontSize - b.line.fontSize) <= 0.2 * size;
+  // An OCR line's size is guessed from a few word boxes, and a short footer's guess can be a
+  // third off ("Page 2 of 3" at 8 pt on one page, 15 pt on the next): its place has to do.
+  return Math.abs(a.line.y - b.line.y) <= 1.5 * size && (a.ocr || b.ocr || Math.abs(a.line.fontSize - b.line.fontSize) <= 0.2 * size);
 }
 
 /**
