@@ -2,12 +2,14 @@
  * The chunk file loads as it is with the libraries RAG users have (issue 14 §3): each loader's
  * own constructor or validator, from its npm package, on the output of a real run — no server.
  * - LangChain.js: `new Document(line)` (@langchain/core) with shape: langchain;
- * - LlamaIndex.TS: `new Document(line)` (@llamaindex/core, what the llamaindex package exports);
+ * - LlamaIndex.TS: `new Document(line)` and `new TextNode(line)` (@llamaindex/core, the package
+ *   the llamaindex package re-exports them from; llamaindex itself also pulls tree-sitter's native
+ *   build, which these tests do not need);
  * - Chroma: the JS client's checks on `collection.add` (ids unique, metadata values strings,
  *   numbers, booleans or non-empty lists), which run before it sends anything.
  */
 import { Document as LangChainDocument } from "@langchain/core/documents";
-import { Document as LlamaIndexDocument } from "@llamaindex/core/schema";
+import { Document as LlamaIndexDocument, TextNode } from "@llamaindex/core/schema";
 import { ChromaClient, ChromaConnectionError, ChromaValueError } from "chromadb";
 import { spawnSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -59,6 +61,9 @@ describe("LlamaIndex.TS", () => {
     const flat = await lines("out/flat.jsonl");
     const documents = (await lines("out/llamaindex.jsonl")).map((line) => new LlamaIndexDocument(line as never));
     expect(documents.map((d) => [d.id_, d.text, d.metadata.document_id])).toEqual(flat.map((c) => [c.id, c.text, c.document_id]));
+    // As nodes (the chunks are already sized), the same.
+    const nodes = (await lines("out/llamaindex.jsonl")).map((line) => new TextNode(line as never));
+    expect(nodes.map((n) => [n.id_, n.text])).toEqual(flat.map((c) => [c.id, c.text]));
     // A flat line has no id_: LlamaIndex makes up a random one, and a re-load would duplicate every chunk.
     const [first] = flat;
     expect(new LlamaIndexDocument(first as never).id_).not.toBe(first!.id);
