@@ -143,7 +143,11 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
   const sourceConfig = asComponent(given.source);
   const stageConfigs = Array.isArray(given.stages) ? given.stages.map(asComponent) : [];
   const sinkConfigs = Array.isArray(given.sinks) ? given.sinks.map(asComponent) : [];
-  const settings: RunSettings | undefined = top.success ? (({ source: _source, stages: _stages, sinks: _sinks, ...rest }) => rest)(top.data) : undefined;
+  let settings: RunSettings | undefined;
+  if (top.success) {
+    const { source: _source, stages: _stages, sinks: _sinks, ...rest } = top.data;
+    settings = rest;
+  }
   // The two limits must agree: a file the size cap admits must fit the worker it is parsed in.
   const fitsBytes = settings ? Math.floor((settings.max_worker_memory_mb * 1024 * 1024) / WORKER_BYTES_PER_FILE_BYTE) : Infinity;
   if (settings && settings.max_file_bytes > fitsBytes) {
@@ -304,8 +308,9 @@ export function pathText(path: readonly (string | number | symbol)[]): string {
 
 /**
  * Before anything is opened, no two sinks may write one file, and no sink may write inside the
- * source's folder (when the source's options are valid, so its folder is known): a JSONL path that named a source PDF truncated it, two sinks on one file
- * corrupt it, and a run that reads what it writes feeds on itself.
+ * source's folder (known when the source's options are valid): a JSONL path that named a source
+ * PDF truncated it, two sinks on one file corrupt it, and a run that reads what it writes feeds
+ * on itself.
  */
 function checkOutputs(
   baseDir: string,
