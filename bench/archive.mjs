@@ -150,16 +150,19 @@ const sinkMs = ms(t0);
 
 progress("building the reference: the same rows, same writer and batches, no FTS5 index…");
 const plainPath = join(tmp, "plain.sqlite");
-t0 = now();
-{
-  const db = new Database(plainPath);
+/**
+ * The sink's rows written by its own writer in the same batches of 10,000 rows, outside the
+ * sink: `prepare` changes the tables first, `rowsOf` the rows.
+ */
+function writeRows(path, results, prepare, rowsOf = (rows) => rows) {
+  const db = new Database(path);
   prepareArchive(db, { stemming: "none", trigram: false });
-  db.exec("DROP TRIGGER chunks_fts_insert; DROP TRIGGER chunks_fts_delete; DROP TRIGGER chunks_fts_update; DROP TABLE chunks_fts;");
+  prepare(db);
   const writer = new ArchiveWriter(db);
   let batch = 0;
   db.exec("BEGIN IMMEDIATE");
-  for (const r of archiveResults) {
-    const docRows = documentRows(r);
+  for (const r of results) {
+    const docRows = rowsOf(documentRows(r));
     writer.write(docRows, new Date().toISOString());
     batch += 1 + docRows.pages.length + docRows.chunks.length;
     if (batch >= 10_000) {
@@ -171,6 +174,8 @@ t0 = now();
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
 }
+t0 = now();
+writeRows(plainPath, archiveResults, (db) => db.exec("DROP TRIGGER chunks_fts_insert; DROP TRIGGER chunks_fts_delete; DROP TRIGGER chunks_fts_update; DROP TABLE chunks_fts;"));
 const plainMs = ms(t0);
 const mib = (p) => statSync(p).size / 2 ** 20;
 results.archive = { documents: archiveResults.length, chunks: CHUNKS, chunkTokens: CHUNK_TOKENS, chunkTextMiB: archiveText / 2 ** 20, sinkMs, plainInsertMs: plainMs, sinkMiB: mib(archivePath), plainMiB: mib(plainPath) };
@@ -275,27 +280,8 @@ t0 = now();
 const cjkBuildMs = ms(t0);
 const noBigramsPath = join(tmp, "cjk-without-bigrams.sqlite");
 t0 = now();
-{
-  // The same rows with an empty bigram column: the archive as schema 4 stored it.
-  const db = new Database(noBigramsPath);
-  prepareArchive(db, { stemming: "none", trigram: false });
-  const writer = new ArchiveWriter(db);
-  db.exec("BEGIN IMMEDIATE");
-  let batch = 0;
-  for (const r of cjkResults) {
-    const docRows = documentRows(r);
-    writer.write({ ...docRows, chunks: docRows.chunks.map((c) => ({ ...c, cjk: "" })) }, new Date().toISOString());
-    batch += 1 + docRows.pages.length + docRows.chunks.length;
-    if (batch >= 10_000) {
-      db.exec("COMMIT; BEGIN IMMEDIATE");
-      batch = 0;
-    }
-  }
-  db.exec("COMMIT");
-  db.pragma("optimize");
-  db.pragma("wal_checkpoint(TRUNCATE)");
-  db.close();
-}
+// The same rows with an empty bigram column: the archive as schema 4 stored it.
+writeRows(noBigramsPath, cjkResults, () => {}, (rows) => ({ ...rows, chunks: rows.chunks.map((c) => ({ ...c, cjk: "" })) }));
 const noBigramsMs = ms(t0);
 const cjkDb = new Database(cjkPath, { readonly: true });
 const cjkQueries = [];
