@@ -13,6 +13,9 @@ import { PACKAGE_VERSION } from "./package-files.js";
 
 enableCompileCache();
 
+// `extract` forks its worker first, before the command line is built: see early-extraction-worker.ts.
+const earlyWorker = process.argv[2] === "extract" ? (await import("./cli/early-extraction-worker.js")).forkEarlyWorker(process.argv.slice(3)) : undefined;
+
 const program = new Command();
 program
   .name("pagestream")
@@ -58,7 +61,7 @@ program
   .option("--max-file-bytes <n>", "largest file to read, as max_file_bytes in a run (default 256 MiB, or what the memory cap holds)", positiveInt)
   .action(async (pdf: string, opts: import("./cli/extract-command.js").ExtractFlags) => {
     const { extractCommand } = await import("./cli/extract-command.js");
-    process.exitCode = await extractCommand(pdf, opts);
+    process.exitCode = await extractCommand(pdf, opts, earlyWorker);
   });
 
 program

@@ -12,6 +12,7 @@ import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "../pipeline/limits.j
 import { FileWorker, splitFile } from "../run/file-worker.js";
 import type { ComponentConfig } from "../run/worker-protocol.js";
 import { documentText } from "../text/document-text.js";
+import type { EarlyWorker } from "./early-extraction-worker.js";
 import { escapeControls } from "./escape-controls.js";
 
 export interface ExtractFlags {
@@ -37,10 +38,12 @@ export interface ExtractFlags {
 /** A message on stderr, control characters escaped (a file name or a PDF's text may carry any). */
 const say = (message: string) => process.stderr.write(`pagestream: ${escapeControls(message)}\n`);
 
-export async function extractCommand(file: string, flags: ExtractFlags): Promise<number> {
+/** `early`: a worker the command line forked before it was parsed; used when its memory cap is the one asked for. */
+export async function extractCommand(file: string, flags: ExtractFlags, early?: EarlyWorker): Promise<number> {
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) {
     say(`${file}: no such file`);
+    early?.child.kill("SIGKILL");
     return EXIT.usage;
   }
   const limits = {
@@ -55,7 +58,9 @@ export async function extractCommand(file: string, flags: ExtractFlags): Promise
   const stages = new Promise<ComponentConfig[]>((res, rej) => ((checked = res), (refused = rej)));
   const path = resolve(file);
   const { folder, name } = splitFile(path);
-  const worker = new FileWorker({ folder, baseDir: process.cwd(), stages, limits, needs: { lines: flags.format === "json" }, warn: say });
+  const adopted = early?.maxWorkerMemoryMb === limits.max_worker_memory_mb ? early.child : undefined;
+  if (early && !adopted) early.child.kill("SIGKILL");
+  const worker = new FileWorker({ folder, baseDir: process.cwd(), stages, limits, needs: { lines: flags.format === "json" }, worker: adopted, warn: say });
   worker.prestart();
   try {
     const configs = await stageConfigs(flags);

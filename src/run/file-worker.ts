@@ -5,6 +5,7 @@
  * The worker reads each file through a folder source over the file's own folder, as it reads
  * any item; the process that asks never holds the bytes.
  */
+import type { ChildProcess } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { ResultNeeds } from "../core/plugin.js";
@@ -31,6 +32,8 @@ export interface FileWorkerOptions {
   stages: ComponentConfig[] | Promise<ComponentConfig[]>;
   limits: FileLimits;
   needs: ResultNeeds;
+  /** A worker already forked with the same memory cap (`forkExtractionWorker`), to use instead of forking one. */
+  worker?: ChildProcess;
   warn(message: string): void;
 }
 
@@ -48,7 +51,7 @@ export class FileWorker {
       limits: { maxPages: options.limits.max_pages, maxFileBytes: options.limits.max_file_bytes },
       needs: options.needs,
     }));
-    this.pool = WorkerPool.start({ workers: 1, setup, timeoutSeconds: options.limits.timeout_seconds, maxWorkerMemoryMb: options.limits.max_worker_memory_mb, warn: options.warn });
+    this.pool = WorkerPool.start({ workers: 1, setup, timeoutSeconds: options.limits.timeout_seconds, maxWorkerMemoryMb: options.limits.max_worker_memory_mb, adopt: options.worker, warn: options.warn });
   }
 
   /** Starts the worker now, before the first file (pdf.js loads while the caller prepares). */

@@ -10,15 +10,13 @@
  * goes on. V8's own heap limit is set to the same cap, so a heap that fills first ends the
  * same way.
  */
-import { fork, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { compileCacheDir } from "../compile-cache.js";
+import type { ChildProcess } from "node:child_process";
 import { DocumentError } from "../core/document-error.js";
-import { WORKER_ENTRY } from "../package-files.js";
 import { failedResult } from "./process-document.js";
 import { canWatchMemory, residentBytes } from "./process-memory.js";
 import type { DocumentJob, DocumentProcessor, JobHooks, JobOutcome } from "./processor.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./worker-protocol.js";
+import { forkExtractionWorker } from "./worker-process.js";
 
 export interface PoolOptions {
   workers: number;
@@ -29,6 +27,11 @@ export interface PoolOptions {
   setup: WorkerSetup | Promise<WorkerSetup>;
   timeoutSeconds: number;
   maxWorkerMemoryMb: number;
+  /**
+   * A worker already forked with `forkExtractionWorker(maxWorkerMemoryMb)`, taken as the first
+   * one: `pagestream extract` starts it before it has read its command line.
+   */
+  adopt?: ChildProcess;
   /** Where stages' warnings and the pool's own notes go. */
   warn(message: string): void;
 }
@@ -94,7 +97,8 @@ export class WorkerPool implements DocumentProcessor {
   private starting?: Promise<void>;
 
   private ensureStarted(): Promise<void> {
-    this.starting ??= Promise.all(Array.from({ length: this.options.workers }, () => this.spawn())).then(
+    const adopted = this.options.adopt;
+    this.starting ??= Promise.all(Array.from({ length: this.options.workers }, (_, i) => this.spawn(i === 0 ? adopted : undefined))).then(
       () => {},
       (err: unknown) => {
         this.kill();
@@ -181,15 +185,9 @@ export class WorkerPool implements DocumentProcessor {
     job.settle(outcome);
   }
 
-  private spawn(): Promise<void> {
+  private spawn(adopted?: ChildProcess): Promise<void> {
     this.started++;
-    const child = fork(workerEntry(), [], {
-      serialization: "advanced",
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      execArgv: [`--max-old-space-size=${this.options.maxWorkerMemoryMb}`],
-      // A worker compiles pdf.js again at every start; with the command's compile cache (Node 22+) it reads it compiled.
-      env: withCompileCache(process.env),
-    });
+    const child = adopted ?? forkExtractionWorker(this.options.maxWorkerMemoryMb);
     const slot: Slot = { child, ready: false, stderr: "" };
     void Promise.resolve(this.options.setup).then(
       (setup) => child.connected && child.send({ type: "init", setup } satisfies ToWorker),
@@ -251,14 +249,4 @@ export class WorkerPool implements DocumentProcessor {
 /** A job that failed outside the stages (its worker was stopped or died): the bytes' hash is not known here. */
 function failure(job: DocumentJob, err: unknown): JobOutcome {
   return { kind: "processed", documentId: null, result: failedResult(job.item.uri, err) };
-}
-
-function withCompileCache(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const dir = compileCacheDir();
-  return dir && env.NODE_DISABLE_COMPILE_CACHE === undefined ? { ...env, NODE_COMPILE_CACHE: dir } : env;
-}
-
-function workerEntry(): string {
-  if (!existsSync(WORKER_ENTRY)) throw new Error(`the extraction worker ${WORKER_ENTRY} is missing: run \`npm run build\``);
-  return WORKER_ENTRY;
 }
