@@ -9,7 +9,13 @@
 //             (plain INSERTs);
 //   search    `pagestream search`'s searchArchive (bm25 order, snippet, highlights, pages) on that
 //             archive, p50/p95 over a query mix, against a bare FTS5 MATCH … ORDER BY rank
-//             LIMIT 10 (the floor), and a LIKE scan of chunk text (no index) for phrases.
+//             LIMIT 10 (the floor), and a LIKE scan of chunk text (no index) for phrases;
+//   export    `pagestream export`'s compaction (liveLines into a file written whole) of a jsonl
+//             chunk log holding the same 100,000 chunks and every tenth document replaced once,
+//             against copying the same log's lines into a file the same way (no compaction);
+//   CJK       an archive of Chinese-like text (--cjk-chunks chunks): its size with the bigram
+//             column against the same rows without it (what schema 4 stored), and searchArchive
+//             on two-character words, against a bare FTS5 MATCH of the same expression.
 // The text is generated (deterministic: a fixed seed): English words from fixtures/manifest.json
 // ranked by frequency, then 20,000 made-up rarer words, drawn Zipf-like, so the index sees a
 // realistic vocabulary. Nothing is asserted; prints a markdown table and writes
@@ -20,6 +26,7 @@
 //     --chunk-tokens  about how many tokens each archived chunk holds (default 256)
 //     --chunk-docs    documents for the chunking measurement (default 300, ~1.5 M tokens)
 //     --queries       queries per kind in the search measurement (default 50; 4 kinds)
+//     --cjk-chunks    chunks in the CJK archive (default 20000)
 //     --keep          keep the temporary folder with the two databases
 // Measures the build in dist/: run `npm run build` first.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -27,7 +34,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { scriptArgs } from "./script-args.mjs";
-import { archiveDocuments, PAGES_PER_DOCUMENT, queryMix, syntheticText } from "./synthetic-archive.mjs";
+import { archiveDocuments, PAGES_PER_DOCUMENT, queryMix, syntheticCjkText, syntheticText } from "./synthetic-archive.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const { argv, int: arg } = scriptArgs(import.meta.url, "bench/archive");
@@ -35,6 +42,7 @@ const CHUNKS = arg("--chunks", 100_000);
 const CHUNK_TOKENS = arg("--chunk-tokens", 256);
 const CHUNK_DOCS = arg("--chunk-docs", 300);
 const QUERIES = arg("--queries", 50);
+const CJK_CHUNKS = arg("--cjk-chunks", 20_000);
 
 function fail(message) {
   console.error(`bench/archive: ${message}`);
@@ -52,6 +60,9 @@ const { documentRows } = await dist("sinks/sqlite/document-rows.js");
 const { prepareArchive } = await dist("sinks/sqlite/archive-schema.js");
 const { emptySummary } = await dist("run/delivery.js");
 const { ArchiveWriter } = await dist("sinks/sqlite/archive-writer.js");
+const { default: jsonlSink } = await dist("sinks/jsonl.js");
+const { liveLines, wholeLines } = await dist("sinks/jsonl/live-lines.js");
+const { replaceFile } = await dist("sinks/jsonl/replace-file.js");
 const { default: Database } = await import("better-sqlite3");
 const { encode } = await import("gpt-tokenizer/encoding/cl100k_base");
 
@@ -80,7 +91,7 @@ const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const rows = [];
-const results = { machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavg: loadavg(), node: process.version }, settings: { CHUNKS, CHUNK_TOKENS, CHUNK_DOCS, QUERIES } };
+const results = { machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavg: loadavg(), node: process.version }, settings: { CHUNKS, CHUNK_TOKENS, CHUNK_DOCS, QUERIES, CJK_CHUNKS } };
 const progress = (m) => process.stderr.write(`bench/archive: ${m}\n`);
 
 // ------------------------------------------------------------------------------- 1. chunking
@@ -139,16 +150,19 @@ const sinkMs = ms(t0);
 
 progress("building the reference: the same rows, same writer and batches, no FTS5 index…");
 const plainPath = join(tmp, "plain.sqlite");
-t0 = now();
-{
-  const db = new Database(plainPath);
+/**
+ * The sink's rows written by its own writer in the same batches of 10,000 rows, outside the
+ * sink: `prepare` changes the tables first, `rowsOf` the rows.
+ */
+function writeRows(path, results, prepare, rowsOf = (rows) => rows) {
+  const db = new Database(path);
   prepareArchive(db, { stemming: "none", trigram: false });
-  db.exec("DROP TRIGGER chunks_fts_insert; DROP TRIGGER chunks_fts_delete; DROP TRIGGER chunks_fts_update; DROP TABLE chunks_fts;");
+  prepare(db);
   const writer = new ArchiveWriter(db);
   let batch = 0;
   db.exec("BEGIN IMMEDIATE");
-  for (const r of archiveResults) {
-    const docRows = documentRows(r);
+  for (const r of results) {
+    const docRows = rowsOf(documentRows(r));
     writer.write(docRows, new Date().toISOString());
     batch += 1 + docRows.pages.length + docRows.chunks.length;
     if (batch >= 10_000) {
@@ -160,6 +174,8 @@ t0 = now();
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
 }
+t0 = now();
+writeRows(plainPath, archiveResults, (db) => db.exec("DROP TRIGGER chunks_fts_insert; DROP TRIGGER chunks_fts_delete; DROP TRIGGER chunks_fts_update; DROP TABLE chunks_fts;"));
 const plainMs = ms(t0);
 const mib = (p) => statSync(p).size / 2 ** 20;
 results.archive = { documents: archiveResults.length, chunks: CHUNKS, chunkTokens: CHUNK_TOKENS, chunkTextMiB: archiveText / 2 ** 20, sinkMs, plainInsertMs: plainMs, sinkMiB: mib(archivePath), plainMiB: mib(plainPath) };
@@ -210,6 +226,98 @@ rows.push([
   `p50 ${fmt(s.searchArchive.p50, 2)} ms, p95 ${fmt(s.searchArchive.p95, 2)} ms`,
   `bare FTS5 MATCH ORDER BY rank LIMIT 10: p50 ${fmt(s.rawMatch.p50, 2)} ms, p95 ${fmt(s.rawMatch.p95, 2)} ms; LIKE scan (${s.likeScan.n} phrases): p50 ${fmt(s.likeScan.p50, 0)} ms`,
   `${fmt(s.searchArchive.p50 / s.rawMatch.p50, 2)}× (p50)`,
+]);
+
+// ------------------------------------------------------------------------------- 4. export
+progress("writing a jsonl chunk log of the same chunks, every tenth document replaced once…");
+const logPath = join(tmp, "chunks.jsonl");
+{
+  const sink = await jsonlSink.create(jsonlSink.options.parse({ records: "chunks", path: logPath }), { baseDir: tmp, warn: () => {} });
+  for (const r of archiveResults) await sink.write(r);
+  for (const r of archiveResults.filter((_, i) => i % 10 === 0)) await sink.write(r, { documentId: r.document.documentId });
+  await sink.checkpoint();
+  await sink.close(summary);
+}
+const logBytes = statSync(logPath).size;
+const timed = async (fn) => {
+  const t = now();
+  const n = await fn();
+  return { n, ms: ms(t) };
+};
+const exportRuns = [];
+const copyRuns = [];
+for (let i = 0; i < 3; i++) {
+  copyRuns.push(await timed(() => replaceFile(join(tmp, "copy.jsonl"), wholeLines(logPath))));
+  exportRuns.push(await timed(() => replaceFile(join(tmp, "export.jsonl"), liveLines(logPath))));
+}
+const exportMs = median(exportRuns.map((r) => r.ms));
+const copyMs = median(copyRuns.map((r) => r.ms));
+results.export = { logMiB: logBytes / 2 ** 20, logLines: copyRuns[0].n, liveLines: exportRuns[0].n, exportMs, copyMs };
+rows.push([
+  "export: live chunks of a jsonl log (pagestream export, mode: snapshot)",
+  `${fmt(copyRuns[0].n)} lines (${fmt(logBytes / 2 ** 20)} MiB; every tenth document replaced) → ${fmt(exportRuns[0].n)} live chunks`,
+  `${fmt(exportMs / 1000, 2)} s (${fmt(exportRuns[0].n / (exportMs / 1000))} chunks/s)`,
+  `the same lines copied, no compaction: ${fmt(copyMs / 1000, 2)} s`,
+  `${fmt(exportMs / copyMs, 2)}×`,
+]);
+
+// ------------------------------------------------------------------------------- 5. CJK
+progress(`building a CJK archive of ${fmt(CJK_CHUNKS)} chunks, with and without the bigram column…`);
+const cjkText = syntheticCjkText(text.random);
+const cjkResults = archiveDocuments(cjkText, { chunks: CJK_CHUNKS, chunkChars: 400, charsPerToken: 1.1, limits, chunkId }).map((r, d) => ({
+  ...r,
+  uri: r.uri.replace("/archive/", "/cjk/"),
+  chunks: r.chunks.map((c) => ({ ...c, uri: c.uri.replace("/archive/", "/cjk/"), id: chunkId(c.documentId, c.uri.replace("/archive/", "/cjk/"), c.index) })),
+  document: { ...r.document, uri: r.uri.replace("/archive/", "/cjk/"), title: `文书 ${d}` },
+}));
+const cjkPath = join(tmp, "cjk.sqlite");
+t0 = now();
+{
+  const sink = await sqliteSink.create(sqliteSink.options.parse({ path: cjkPath }), { baseDir: tmp, warn: progress });
+  for (const r of cjkResults) await sink.write(r);
+  await sink.close(summary);
+}
+const cjkBuildMs = ms(t0);
+const noBigramsPath = join(tmp, "cjk-without-bigrams.sqlite");
+t0 = now();
+// The same rows with an empty bigram column: the archive as schema 4 stored it.
+writeRows(noBigramsPath, cjkResults, () => {}, (rows) => ({ ...rows, chunks: rows.chunks.map((c) => ({ ...c, cjk: "" })) }));
+const noBigramsMs = ms(t0);
+const cjkDb = new Database(cjkPath, { readonly: true });
+const cjkQueries = [];
+while (cjkQueries.length < QUERIES) {
+  const w = cjkText.word();
+  if ([...w].length === 2) cjkQueries.push(w);
+}
+const cjkLatency = { searchArchive: [], rawMatch: [] };
+let cjkHits = 0;
+const cjkRaw = cjkDb.prepare("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT 10");
+for (const q of cjkQueries) {
+  const { match } = searchArchive(cjkDb, q, { limit: 10 });
+  cjkLatency.searchArchive.push(time(() => (cjkHits += searchArchive(cjkDb, q, { limit: 10 }).hits.length)));
+  cjkLatency.rawMatch.push(time(() => cjkRaw.all(match)));
+}
+cjkDb.close();
+const withoutDb = new Database(noBigramsPath, { readonly: true });
+let hitsWithout = 0;
+for (const q of cjkQueries) hitsWithout += searchArchive(withoutDb, q, { limit: 10 }).hits.length;
+withoutDb.close();
+const withMiB = mib(cjkPath);
+const withoutMiB = mib(noBigramsPath);
+results.cjk = { chunks: CJK_CHUNKS, withBigramsMiB: withMiB, withoutBigramsMiB: withoutMiB, buildMs: cjkBuildMs, buildWithoutMs: noBigramsMs, hitsReturned: cjkHits, hitsWithoutBigrams: hitsWithout, searchArchive: stats(cjkLatency.searchArchive), rawMatch: stats(cjkLatency.rawMatch) };
+rows.push([
+  "CJK archive: size with the bigram column",
+  `${fmt(CJK_CHUNKS)} chunks of ~400 ideographs`,
+  `${fmt(withMiB, 1)} MiB (built in ${fmt(cjkBuildMs / 1000, 1)} s)`,
+  `the same rows without it (schema 4): ${fmt(withoutMiB, 1)} MiB (${fmt(noBigramsMs / 1000, 1)} s)`,
+  `${fmt(withMiB / withoutMiB, 2)}×`,
+]);
+rows.push([
+  "CJK search: searchArchive, two-character words",
+  `${cjkQueries.length} queries: ${fmt(cjkHits)} hits (${fmt(hitsWithout)} without the column)`,
+  `p50 ${fmt(results.cjk.searchArchive.p50, 2)} ms, p95 ${fmt(results.cjk.searchArchive.p95, 2)} ms`,
+  `bare FTS5 MATCH of the same expression: p50 ${fmt(results.cjk.rawMatch.p50, 2)} ms, p95 ${fmt(results.cjk.rawMatch.p95, 2)} ms`,
+  `${fmt(results.cjk.searchArchive.p50 / results.cjk.rawMatch.p50, 2)}× (p50)`,
 ]);
 
 // ------------------------------------------------------------------------------- report

@@ -25,22 +25,7 @@ export function syntheticText(root) {
   const syllables = ["ba", "ker", "lo", "mi", "nor", "sta", "tel", "vi", "ran", "quo", "dre", "sen", "pol", "gar", "fen", "ith", "ul", "cas", "mar", "ton"];
   const made = new Set();
   while (made.size < 20_000) made.add(Array.from({ length: between(2, 4) }, () => pick(syllables)).join(""));
-  const vocabulary = [...[...counts].sort((a, b) => b[1] - a[1]).map(([w]) => w), ...made];
-  // Zipf-like: rank r drawn with probability ∝ 1 / (r + 10).
-  const cumulative = [];
-  let total = 0;
-  for (let r = 0; r < vocabulary.length; r++) cumulative.push((total += 1 / (r + 10)));
-  const word = () => {
-    const x = random() * total;
-    let lo = 0;
-    let hi = cumulative.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return vocabulary[lo];
-  };
+  const word = zipfDraw([...[...counts].sort((a, b) => b[1] - a[1]).map(([w]) => w), ...made], random);
   const sentence = () => {
     const words = Array.from({ length: between(8, 24) }, word);
     words[0] = words[0][0].toUpperCase() + words[0].slice(1);
@@ -79,7 +64,7 @@ export function archiveDocuments(text, { chunks: CHUNKS, chunkChars, charsPerTok
     const chunks = chunkTexts.map((text, index) => {
       const page = Math.floor(index / perPage) + 1;
       const record = {
-        type: "chunk", id: chunkId(documentId, index), documentId, uri, index, text, prefix: "", pageStart: page, pageEnd: page, pageLabels: [String(page)],
+        type: "chunk", id: chunkId(documentId, uri, index), documentId, uri, index, text, prefix: "", pageStart: page, pageEnd: page, pageLabels: [String(page)],
         charStart: offset, charEnd: offset + text.length, tokenCount: Math.round(text.length / charsPerToken), tokenizer: "gpt-tokenizer", encoding: "cl100k_base",
         limits, headings: [`${page}. Section`], flags: [],
       };
@@ -109,5 +94,41 @@ export function queryMix(text, archiveResults, n) {
       while (w.length < 5) w = word();
       return w.slice(0, 4) + "*";
     }),
+  };
+}
+
+/**
+ * Chinese-like text for the CJK measurement: words of one to three Han characters (from the
+ * first 3,000 of the CJK Unified Ideographs block, drawn Zipf-like like the English words),
+ * written without spaces, with commas and full stops. Not Chinese, but what the index sees of
+ * it: runs of ideographs that unicode61 keeps whole and the bigram column pairs.
+ */
+export function syntheticCjkText(random) {
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const between = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
+  const chars = Array.from({ length: 3000 }, (_, i) => String.fromCodePoint(0x4e00 + i));
+  const made = new Set();
+  while (made.size < 20_000) made.add(Array.from({ length: between(1, 3) }, () => pick(chars)).join(""));
+  const word = zipfDraw([...made], random);
+  const sentence = () => Array.from({ length: between(8, 24) }, (_, i) => (i > 0 && random() < 0.12 ? "，" : "") + word()).join("") + "。";
+  const paragraph = () => Array.from({ length: between(2, 6) }, sentence).join("");
+  return { random, pick, between, word, sentence, paragraph };
+}
+
+/** Draws words of `vocabulary` Zipf-like: rank r with probability ∝ 1 / (r + 10). */
+function zipfDraw(vocabulary, random) {
+  const cumulative = [];
+  let total = 0;
+  for (let r = 0; r < vocabulary.length; r++) cumulative.push((total += 1 / (r + 10)));
+  return () => {
+    const x = random() * total;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return vocabulary[lo];
   };
 }

@@ -32,6 +32,7 @@ program
   .description("Run a pipeline: read the source, run the stages, write the sinks. Skips what an earlier run did; see the run summary in the run folder.")
   .argument("[pipeline]", "pipeline file", "pipeline.yaml")
   .option("--watch", "keep running: ingest files as they are added, replaced or deleted (folder source), until SIGINT/SIGTERM")
+  .option("--reprocess", "process every document again, changed or not (the run state is kept; the sinks get each document's new version)")
   .addOption(new Option("--progress <when>", "a live progress line on stderr: auto (on a terminal, not in CI), always, or never (a log line every --progress-every documents instead)").choices(["auto", "always", "never"]).default("auto"))
   .option("--progress-every <n>", "documents between progress log lines when there is no live line", positiveInt, 100)
   .addOption(new Option("--log-level <level>", "least severe log records to print").choices(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"))
@@ -92,9 +93,10 @@ program
   .command("validate")
   .description("Check a pipeline file and print every problem with its line and column.")
   .argument("[pipeline]", "pipeline file", "pipeline.yaml")
-  .action(async (pipeline: string) => {
+  .option("--env", "also check what the pipeline will use, changing nothing: the source folder can be read (or the bucket listed), the sinks' files and the run folder can be written")
+  .action(async (pipeline: string, opts: import("./cli/validate-command.js").ValidateFlags) => {
     const { validateCommand } = await import("./cli/validate-command.js");
-    process.exitCode = await validateCommand(pipeline);
+    process.exitCode = await validateCommand(pipeline, opts);
   });
 
 program
@@ -106,11 +108,24 @@ program
   .option("--document <id>", "only this document: its sha256 (or 8+ leading hex digits) or its path")
   .option("--path <prefix>", "only documents whose path starts with this")
   .option("--substring", "find the query as a literal substring (needs `trigram: true` on the sink)")
+  .option("--fts", "the query in SQLite FTS5's own syntax: NEAR(a b, 5), column filters (title: …), ^initial tokens")
   .addOption(new Option("--source <source>", "only text read by OCR from page images (ocr), or only the PDFs' own text (text)").choices(["ocr", "text"]))
   .option("--json", "print the hits as JSON")
   .action(async (query: string, opts: import("./cli/search-command.js").SearchFlags) => {
     const { searchCommand } = await import("./cli/search-command.js");
     process.exitCode = await searchCommand(query, opts);
+  });
+
+program
+  .command("export")
+  .description("Print the live records of the pipeline's jsonl sink — each document once, in its last version, no tombstones — as JSONL, up to what the last run committed.")
+  .argument("[pipeline]", "pipeline file", "pipeline.yaml")
+  .addOption(new Option("--records <records>", "chunks, pages, or documents (the document records of a chunk file); default: what the pipeline's first jsonl sink writes").choices(["chunks", "pages", "documents"]))
+  .addOption(new Option("--shape <shape>", "lay chunks out for a loader: flat { id, text, metadata }, langchain { pageContent, metadata, id }, llamaindex { id_, text, metadata }; default: the sink's shape").choices(["flat", "langchain", "llamaindex"]))
+  .option("--out <file>", "write this file (whole, or not at all) instead of stdout")
+  .action(async (pipeline: string, opts: import("./cli/export-command.js").ExportFlags) => {
+    const { exportCommand } = await import("./cli/export-command.js");
+    process.exitCode = await exportCommand(pipeline, opts);
   });
 
 program

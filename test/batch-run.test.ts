@@ -9,6 +9,7 @@ import { appendFile, copyFile, mkdir, mkdtemp, readFile, readdir, rm, utimes, wr
 import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { longDocumentPdf, manyPagesPdf } from "../fixtures/hostile.mjs";
 
@@ -64,6 +65,9 @@ async function holdings(dir: string) {
   state.close();
   return { documents, chunks, archive, archiveChunks, integrity, stateIntegrity };
 }
+
+/** The time a text log line starts with: ISO 8601, UTC. */
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /;
 
 const names = (records: Record<string, unknown>[]) => records.map((r) => `${r.type}:${String(r.uri).split("/").pop()}`);
 
@@ -123,6 +127,36 @@ describe("incremental runs", () => {
     await rm(join(dir, "in/empty.pdf"));
     expect(run(dir).code).toBe(0);
     expect(await failed()).toEqual([]);
+  });
+});
+
+describe("changed code", () => {
+  it("processes again what a stage of your own made once its module file is edited, and everything with run --reprocess", async () => {
+    const dir = await batch("stage-edit", 1);
+    const plugin = pathToFileURL(resolve("dist/plugin.js")).href;
+    const stage = (mark: string) =>
+      `import { defineStage, mapPages, z } from ${JSON.stringify(plugin)};\n` +
+      `export default defineStage({ type: "mark", summary: "Marks each page.", options: z.strictObject({}), examples: [{}],\n` +
+      `  create: () => ({ apply: (records) => records.pipe(mapPages((page) => ({ ...page, text: page.text + ${JSON.stringify(mark)} }))) }) });\n`;
+    await writeFile(join(dir, "mark.mjs"), stage(" [v1]"));
+    await writeFile(join(dir, "pipeline.yaml"), "source: { type: folder, path: in, stable_seconds: 0 }\nstages: [{ type: extract }, { type: ./mark.mjs }]\nsinks: [{ type: jsonl, records: pages, path: out/pages.jsonl }]\n");
+    expect(run(dir).code).toBe(0);
+    expect(run(dir).code).toBe(0);
+    expect((await summaryOf(dir)).summary).toMatchObject({ documents: 0, skipped: 3 });
+    // The stage's code changes, its options do not: its module's hash is part of the pipeline's identity.
+    await writeFile(join(dir, "mark.mjs"), stage(" [v2]"));
+    expect(run(dir).code).toBe(0);
+    expect((await summaryOf(dir)).summary).toMatchObject({ documents: 3, skipped: 0 });
+    const pages = async () => (await jsonl(join(dir, "out/pages.jsonl"))).filter((r) => r.type === "page");
+    const live = (await pages()).slice(-9);
+    expect(live.every((p) => String(p.text).endsWith(" [v2]"))).toBe(true);
+    // Nothing changed: --reprocess processes every document again all the same, and keeps the run state.
+    const before = (await pages()).length;
+    expect(run(dir, ["--reprocess"]).code).toBe(0);
+    expect((await summaryOf(dir)).summary).toMatchObject({ documents: 3, skipped: 0 });
+    expect((await pages()).length).toBe(before + 9);
+    expect(run(dir).code).toBe(0);
+    expect((await summaryOf(dir)).summary).toMatchObject({ documents: 0, skipped: 3 });
   });
 });
 
@@ -251,13 +285,31 @@ describe("signals", () => {
   });
 });
 
+describe("a second signal", () => {
+  it("on a second SIGINT abandons the document in flight but keeps the summary: run-summary.json, the summary line, exit 130", async () => {
+    const dir = await batch("sigint-twice", 2);
+    await writeFile(join(dir, "in/000-a-long-one.pdf"), longDocumentPdf(300));
+    const r = await signalled(dir, ["SIGINT", "SIGINT"], "worker");
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain("SIGINT again: stopping now");
+    const stopped = await summaryOf(dir);
+    expect([stopped.exit_code, stopped.signal, stopped.summary.interrupted, stopped.summary.complete]).toEqual([130, "SIGINT", true, false]);
+    expect(r.stderr).toMatch(/pagestream: \d+ document\(s\) ingested \(\d+ pages\), 0 failed, 0 skipped unchanged, \d+ chunks, in [\d.]+ s[^\n]*; interrupted\n/);
+    // The next run does what the stop left, the long one included.
+    expect(run(dir).code).toBe(0);
+    expect((await summaryOf(dir)).summary).toMatchObject({ documents: 7 - (stopped.summary.documents as number), failed: 0 });
+  });
+});
+
 describe("progress and logs", () => {
   it("writes a plain progress line every N documents on stderr with --progress never, and nothing on stdout", async () => {
     const dir = await batch("progress", 2);
     const r = run(dir, ["--progress", "never", "--progress-every", "2", "--log-format", "text"]);
     expect(r.stdout).toBe("");
     const lines = r.stderr.split("\n").filter((l) => / documents · /.test(l));
-    expect(lines.map((l) => l.replace(/ · .*/, ""))).toEqual(["pagestream: 2/6 documents", "pagestream: 4/6 documents", "pagestream: 6/6 documents"]);
+    expect(lines.map((l) => l.replace(/ · .*/, "").replace(TIMESTAMP, ""))).toEqual(["pagestream: 2/6 documents", "pagestream: 4/6 documents", "pagestream: 6/6 documents"]);
+    // Every line of a text log says when it was written.
+    expect(r.stderr.trimEnd().split("\n").every((l) => TIMESTAMP.test(l))).toBe(true);
     expect(r.stderr).toMatch(/pagestream: 6 document\(s\) ingested \(\d+ pages\), 0 failed, 0 skipped unchanged, \d+ chunks, in [\d.]+ s/);
   });
 
@@ -272,6 +324,17 @@ describe("progress and logs", () => {
     expect(counts.filter((c) => c > 0)).toEqual([...counts.filter((c) => c > 0)].sort((a, b) => a - b));
   });
 
+  it("reports configuration errors as JSON records too with --log-format json, each with its line and column", async () => {
+    const dir = await batch("json-config", 0, "source: { type: folder, path: in, recursive: true }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, colour: red }]\n");
+    const r = run(dir, ["--log-format", "json"]);
+    expect(r.code).toBe(2);
+    const records = r.stderr.trim().split("\n").map((l) => JSON.parse(l));
+    expect(records.map((l) => [l.level, l.line, l.col, l.path, l.msg])).toEqual([
+      [50, 1, 35, "source.recursive", 'pipeline.yaml:1:35 source.recursive: unknown option "recursive"'],
+      [50, 3, 24, "sinks[0].colour", 'pipeline.yaml:3:24 sinks[0].colour: unknown option "colour"'],
+    ]);
+  });
+
   it("logs JSON records (pino) with --log-format json, at the level asked", async () => {
     const dir = await batch("logs", 1);
     await writeFile(join(dir, "in/broken.pdf"), "%PDF-1.7\ngarbage");
@@ -282,6 +345,32 @@ describe("progress and logs", () => {
 });
 
 describe("watch mode", () => {
+  it("names in the log each file it adds or replaces while watching, with the time", async () => {
+    const dir = join(tmp, "watch-log");
+    await mkdir(join(dir, "in"), { recursive: true });
+    await writeFile(join(dir, "pipeline.yaml"), "concurrency: 1\nsource: { type: folder, path: in, watch: true, stable_seconds: 0.2 }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, records: pages, path: out/pages.jsonl }]\n");
+    const child = spawn(process.execPath, [CLI, "run", "pipeline.yaml", "--log-format", "text", "--progress", "never"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const exited = new Promise((r) => child.once("exit", r));
+    onTestFinished(() => void child.kill("SIGKILL"));
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const until = async (what: RegExp) => {
+      for (let i = 0; i < 300 && !what.test(stderr); i++) await new Promise((r) => setTimeout(r, 100));
+      if (!what.test(stderr)) throw new Error(`timed out waiting for ${what}; stderr: ${stderr}`);
+    };
+    await until(/watching folder source/);
+    const file = join(dir, "in/notice.pdf");
+    await copyFile("fixtures/two-pages.pdf", file);
+    await until(/notice\.pdf: added/);
+    await copyFile("fixtures/samples/meeting-minutes.pdf", file);
+    await until(/notice\.pdf: replaced/);
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    const said = stderr.split("\n").filter((l) => l.includes("notice.pdf"));
+    expect(said.map((l) => l.replace(TIMESTAMP, ""))).toEqual([`pagestream: ${file}: added (2 page(s))`, `pagestream: ${file}: replaced (2 page(s))`]);
+    expect(said.every((l) => TIMESTAMP.test(l))).toBe(true);
+  });
+
   it("ingests a PDF copied in slowly exactly once, when it has stopped changing, and prunes it when deleted", async () => {
     const dir = join(tmp, "watch");
     await mkdir(join(dir, "in"), { recursive: true });

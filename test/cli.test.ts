@@ -1,11 +1,12 @@
 /** The CLI as a user runs it: the compiled dist/cli.js in a child process (`npm test` builds first). */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { flateBombPdf } from "../fixtures/hostile.mjs";
 import { tracedCli } from "./helpers/loaded-modules.js";
+import { S3RVER_ENV, startS3Server } from "./helpers/s3-server.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const CLI = resolve("dist/cli.js");
@@ -24,7 +25,7 @@ describe("pagestream --help", () => {
   it("lists the commands without loading pdf.js, zod, yaml or rxjs", () => {
     const r = tracedCli(["--help"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/run \[options\] \[pipeline\][\s\S]*extract \[options\] <pdf>[\s\S]*validate \[pipeline\]/);
+    expect(r.stdout).toMatch(/run \[options\] \[pipeline\][\s\S]*extract \[options\] <pdf>[\s\S]*validate \[options\] \[pipeline\][\s\S]*export \[options\] \[pipeline\]/);
     expect(r.sources.some((s) => s.endsWith("src/cli.ts"))).toBe(true);
     expect(r.sources.filter((s) => /node_modules\/(pdfjs-dist|zod|yaml|rxjs)\//.test(s))).toEqual([]);
   });
@@ -128,6 +129,60 @@ describe("pagestream validate", () => {
       `${file}:5:11 stages[0].mode: expected one of "reflow", "preserve", got "sideways"`,
       `${file}:6:24 sinks[0].colour: unknown option "colour"`,
     ]);
+  });
+});
+
+describe("pagestream validate --env", () => {
+  it("checks what the pipeline will use — the source folder, the sinks' files, the run folder — all at once, changing nothing", async () => {
+    const dir = await mkdtemp(join(tmp, "env-"));
+    await mkdir(join(dir, "archive.sqlite"));
+    await writeFile(join(dir, "out"), "a file where the output folder should be\n");
+    await writeFile(
+      join(dir, "p.yaml"),
+      "run_folder: state\nsource: { type: folder, path: inbox }\nstages: [{ type: extract }]\nsinks:\n  - { type: jsonl, path: out/pages.jsonl }\n  - { type: sqlite, path: archive.sqlite }\n",
+    );
+    // The pure checks pass: the file is well formed.
+    expect(cli(["validate", "p.yaml"], { cwd: dir }).code).toBe(0);
+    const r = cli(["validate", "p.yaml", "--env"], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      `p.yaml: source (folder): source folder inbox cannot be read: it does not exist (${join(dir, "inbox")})`,
+      `p.yaml: sinks[0] (jsonl): cannot create out/pages.jsonl: ${join(dir, "out")} is a file, not a folder (ENOTDIR)`,
+      "p.yaml: sinks[1] (sqlite): cannot write archive.sqlite: it is a folder, not a file (EISDIR)",
+    ]);
+    await mkdir(join(dir, "inbox"));
+    await rm(join(dir, "out"));
+    await rm(join(dir, "archive.sqlite"), { recursive: true });
+    const ok = cli(["validate", "p.yaml", "--env"], { cwd: dir });
+    expect([ok.code, ok.stderr]).toEqual([0, ""]);
+    expect(ok.stdout.trim().split("\n").slice(1)).toEqual([
+      "  sinks[0] (jsonl): records: pages (there is no chunk stage)",
+      "  source (folder): folder inbox can be read",
+      "  sinks[0] (jsonl): out/pages.jsonl can be written",
+      "  sinks[1] (sqlite): archive.sqlite can be created",
+      "  run_folder: state can be written",
+    ]);
+    // Nothing was made: no folder, no archive, no run state.
+    expect((await readdir(dir)).sort()).toEqual(["inbox", "p.yaml"]);
+  });
+
+  it("lists the bucket as a run would, on a real S3 server: a bucket that is not there is named with its endpoint", async () => {
+    const server = await startS3Server(["scans"]);
+    try {
+      const dir = await mkdtemp(join(tmp, "env-s3-"));
+      const yaml = (bucket: string) => `source: { type: s3, bucket: ${bucket}, endpoint: "${server.endpoint}", max_attempts: 1 }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n`;
+      await writeFile(join(dir, "good.yaml"), yaml("scans"));
+      await writeFile(join(dir, "bad.yaml"), yaml("scams"));
+      const env = { ...process.env, ...S3RVER_ENV, AWS_REGION: "us-east-1" };
+      const good = spawnSync(process.execPath, [CLI, "validate", "good.yaml", "--env"], { cwd: dir, encoding: "utf8", env });
+      expect([good.status, good.stderr]).toEqual([0, ""]);
+      expect(good.stdout).toContain(`  source (s3): s3://scans/ can be listed at ${server.endpoint} (it holds no objects)`);
+      const bad = spawnSync(process.execPath, [CLI, "validate", "bad.yaml", "--env"], { cwd: dir, encoding: "utf8", env });
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toContain(`bad.yaml: source (s3): bucket "scams" does not exist at ${server.endpoint}`);
+    } finally {
+      await server.stop();
+    }
   });
 });
 

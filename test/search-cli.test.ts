@@ -84,6 +84,30 @@ describe("pagestream search", () => {
     }
   });
 
+  it("refuses a --document it cannot find, instead of saying there are no matches (issue 14 §7)", () => {
+    const [hit] = json(["harbour", "--limit", "1"]).hits as (JsonHit & { document_id: string; path: string })[];
+    expect(hit!.path).toBe(hit!.uri.split("/").pop());
+    expect(json(["harbour", "--document", hit!.document_id.slice(0, 8)]).hits.length).toBeGreaterThan(0);
+    for (const [document, message] of [
+      ["220e08e", "--document 220e08e: too short for a document id: give its first 8 hex digits or more (the sha256 of the file, as search --json and the documents table show it), or the document's path"],
+      ["0000000000", "--document 0000000000: no document in the archive has an id starting with 0000000000"],
+      ["fixtures/samples/annual-report.pdf", `--document fixtures/samples/annual-report.pdf: the archive holds no document at ${join(dir, "fixtures/samples/annual-report.pdf")}; give its path as the run stored it, or its id`],
+    ]) {
+      expect(cli(["search", "harbour", "--document", document!]), document).toEqual({ code: 2, stdout: "", stderr: `pagestream: ${message}\n` });
+    }
+  });
+
+  it("hands the query to FTS5 with --fts (NEAR, column filters), and explains a malformed one (issue 14 §7)", () => {
+    const near = json(['NEAR("written" "notice", 2)', "--fts", "--limit", "50"]).hits;
+    expect(new Set(near.map((h) => h.uri.split("/").pop()))).toEqual(new Set(["service-agreement.pdf"]));
+    expect(json(["title : minutes", "--fts", "--limit", "50"]).hits.every((h) => h.title?.startsWith("Minutes"))).toBe(true);
+    // Without --fts the same words are searched as words.
+    expect(cli(["search", "title : minutes"]).code).toBe(0);
+    const bad = cli(["search", "NEAR(written", "--fts"]);
+    expect([bad.code, bad.stdout]).toEqual([2, ""]);
+    expect(bad.stderr).toMatch(/^pagestream: FTS5 cannot read this query \(.+\): see its syntax at https:\/\/www\.sqlite\.org\/fts5\.html#full_text_query_syntax/);
+  });
+
   it("turns a query it cannot search into a sentence and exit 2, never a crash", () => {
     const r = cli(["search", '" * "']);
     expect(r.code).toBe(2);

@@ -26,6 +26,7 @@ const HARD_EXIT_MS = 5_000;
 
 export interface RunFlags {
   watch?: boolean;
+  reprocess?: boolean;
   progress: "auto" | "always" | "never";
   progressEvery: number;
   logLevel: LogLevel;
@@ -40,7 +41,12 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
   const logger = createLogger(flags.logLevel, flags.logFormat, status);
   const loaded = await loadPipelineFile(path);
   if (!loaded.ok) {
-    for (const issue of loaded.issues) process.stderr.write(formatIssue({ ...issue, file: path }) + "\n");
+    // A log collector reads these as records too: each with where it is, as JSON.
+    for (const issue of loaded.issues) {
+      const text = formatIssue({ ...issue, file: path });
+      if (flags.logFormat === "json") logger.error({ file: path, line: issue.line, col: issue.col, path: issue.path }, text);
+      else process.stderr.write(text + "\n");
+    }
     return EXIT.usage;
   }
   const { config } = loaded;
@@ -100,6 +106,7 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
       stop: stop.signal,
       stopNow: stopNow.signal,
       watch,
+      reprocess: flags.reprocess === true,
       summary: live,
       ...(processor ? { processor } : {}),
       events: {
@@ -115,8 +122,14 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
         onDocumentProgress(item, pages) {
           progress.pagesRead(item.uri, pages);
         },
-        onResult(result, item) {
+        onResult(result, item, { change, watching }) {
           if (result.status === "failed") logger.warn({ uri: result.uri, code: result.error.code }, `${result.uri}: ${result.error.code}: ${result.error.message}`);
+          else {
+            // Watching, each file that comes in is news; in a batch, the summary counts them.
+            const said = `${result.uri}: ${change} (${result.pages.length} page(s)${result.chunks.length ? `, ${result.chunks.length} chunk(s)` : ""})`;
+            if (watching) logger.info({ uri: result.uri, change }, said);
+            else logger.debug({ uri: result.uri, change }, said);
+          }
           for (const w of result.warnings) logger.info({ uri: result.uri, code: w.code }, `${result.uri}: ${w.message}`);
           progress.done(item.size, true, item.uri);
         },
@@ -143,8 +156,14 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
   } catch (err) {
     progress.stop();
     if (err instanceof RunRefused) {
-      process.stderr.write(`pagestream: ${err.message}\n`);
+      if (flags.logFormat === "json") logger.error(err.message);
+      else process.stderr.write(`pagestream: ${err.message}\n`);
       return EXIT.usage;
+    }
+    // With --log-format json, a run that stops is a record like the rest (the text form says it as the CLI says any error).
+    if (flags.logFormat === "json") {
+      logger.fatal({ err }, err instanceof Error ? err.message : String(err));
+      return EXIT.fatal;
     }
     throw err;
   } finally {

@@ -16,6 +16,8 @@ export interface SearchFlags {
   document?: string;
   path?: string;
   substring?: boolean;
+  /** `--fts`: the query in FTS5's own syntax. */
+  fts?: boolean;
   /** `--source ocr|text`. */
   source?: "ocr" | "text";
 }
@@ -35,11 +37,14 @@ export async function searchCommand(query: string, flags: SearchFlags): Promise<
     return EXIT.usage;
   }
   try {
+    if (flags.substring && flags.fts) throw new QueryError("fts_syntax", "--substring and --fts ask for two different searches: give one of them");
+    const document = flags.document !== undefined ? documentFilter(db, flags.document) : undefined;
     const result = searchArchive(db, query, {
       limit: flags.limit,
-      ...(flags.document !== undefined ? { document: /^[0-9a-f]{8,64}$/i.test(flags.document) ? flags.document : pathPrefix(flags.document) } : {}),
+      ...(document !== undefined ? { document } : {}),
       ...(flags.path !== undefined ? { pathPrefix: pathPrefix(flags.path) } : {}),
       ...(flags.substring ? { substring: true } : {}),
+      ...(flags.fts ? { fts: true } : {}),
       ...(flags.source !== undefined ? { source: flags.source } : {}),
     });
     if (flags.json) {
@@ -65,6 +70,26 @@ export async function searchCommand(query: string, flags: SearchFlags): Promise<
   } finally {
     db.close();
   }
+}
+
+/**
+ * What `--document` names, checked against the archive, so that a mistyped one is an error
+ * rather than "No matches": a document id (its sha256, or the first 8 hex digits or more of it)
+ * or a document's path. A shorter run of hex digits is refused: it names no document for sure.
+ */
+function documentFilter(db: import("better-sqlite3").Database, value: string): string {
+  const byUri = db.prepare("SELECT 1 FROM documents WHERE uri = ?");
+  const path = pathPrefix(value);
+  if (/^[0-9a-f]{8,64}$/i.test(value)) {
+    const found = db.prepare("SELECT 1 FROM documents WHERE substr(document_id, 1, ?) = lower(?)").get(value.length, value) ?? byUri.get(path);
+    if (!found) throw new QueryError("no_document", `--document ${value}: no document in the archive has an id starting with ${value.toLowerCase()}`);
+    return value;
+  }
+  if (byUri.get(path)) return path;
+  if (/^[0-9a-f]{1,7}$/i.test(value)) {
+    throw new QueryError("no_document", `--document ${value}: too short for a document id: give its first 8 hex digits or more (the sha256 of the file, as search --json and the documents table show it), or the document's path`);
+  }
+  throw new QueryError("no_document", `--document ${value}: the archive holds no document at ${path}; give its path as the run stored it, or its id`);
 }
 
 /** A path as the folder source stores uris: absolute. URLs (s3://…) are kept as they are. */
@@ -96,6 +121,7 @@ function jsonHit(hit: SearchHit): object {
     score: hit.score,
     document_id: hit.documentId,
     uri: hit.uri,
+    ...(hit.path !== null ? { path: hit.path } : {}),
     ...(hit.title ? { title: hit.title } : {}),
     chunk_id: hit.chunkId,
     chunk_index: hit.chunkIndex,

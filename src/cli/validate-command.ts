@@ -1,9 +1,19 @@
 import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
 import { checkEnvironment, formatEnvironmentIssue } from "../pipeline/environment-check.js";
+import { probeEnvironment } from "../pipeline/environment-probe.js";
 import { EXIT } from "../exit-codes.js";
 
-/** The pure checks first (every problem with its line and column), then what the components need from the machine. */
-export async function validateCommand(path: string): Promise<number> {
+export interface ValidateFlags {
+  /** Also look at what the pipeline will use: the source, the outputs, the run folder (Vector's second phase). */
+  env?: boolean;
+}
+
+/**
+ * The pure checks first (every problem with its line and column), then what the components need
+ * from the machine (programs, language packs); with --env, what they will use (the source
+ * folder or bucket, the files the sinks write, the run folder), without changing anything.
+ */
+export async function validateCommand(path: string, flags: ValidateFlags = {}): Promise<number> {
   const result = await loadPipelineFile(path);
   if (!result.ok) {
     for (const issue of result.issues) process.stderr.write(formatIssue({ ...issue, file: path }) + "\n");
@@ -11,8 +21,10 @@ export async function validateCommand(path: string): Promise<number> {
   }
   const { config } = result;
   const environment = await checkEnvironment(config, { baseDir: config.baseDir, warn: (m) => process.stderr.write(`pagestream: ${m}\n`) });
-  if (environment.length) {
-    for (const issue of environment) process.stderr.write(formatEnvironmentIssue(issue, path) + "\n");
+  const probed = flags.env ? await probeEnvironment(config, { baseDir: config.baseDir, warn: (m) => process.stderr.write(`pagestream: ${m}\n`) }) : undefined;
+  const problems = [...environment, ...(probed?.issues ?? [])];
+  if (problems.length) {
+    for (const issue of problems) process.stderr.write(formatEnvironmentIssue(issue, path) + "\n");
     return EXIT.usage;
   }
   process.stdout.write(
@@ -23,5 +35,6 @@ export async function validateCommand(path: string): Promise<number> {
   for (const { where, notes } of [{ where: `source (${config.source.spec.type})`, notes: config.source.notes ?? [] }, ...named("stages", config.stages), ...named("sinks", config.sinks)]) {
     for (const note of notes) process.stdout.write(`  ${where}: ${note}\n`);
   }
+  for (const line of probed?.found ?? []) process.stdout.write(`  ${line}\n`);
   return EXIT.ok;
 }

@@ -210,6 +210,14 @@ interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instan
   readonly type: string;
   /** One sentence: what it does. */
   readonly summary: string;
+  /**
+   * The version of what the component makes, 1 when left out: raised when its output for the
+   * same input and options changes (a stage's records, a sink's format). It enters the run's
+   * identity — a stage's in the config hash, so documents are processed again; a sink's in its
+   * key, so it gets every document again — and a component of your own is covered by the hash
+   * of its module file besides.
+   */
+  readonly version?: number;
   readonly options: Options;
   readonly examples: readonly z.input<Options>[];
   /**
@@ -232,6 +240,14 @@ interface ComponentSpec<Kind extends string, Options extends z.ZodObject, Instan
    * `create` alone, so a `create` that needs the same must check it too.
    */
   check?(options: z.output<Options>, context: RunContext): Promise<void>;
+  /**
+   * Optional, for `pagestream validate --env`: looks at what the component will use — the folder
+   * it reads exists and can be read, the bucket answers, the files it writes can be written —
+   * without changing anything, and returns what it found in a few words ("folder in/ can be
+   * read"). Throws an Error naming the thing and the problem. A run finds the same when it
+   * opens them; this finds it before the nightly run does. It may touch the network.
+   */
+  probe?(options: z.output<Options>, context: RunContext): Promise<string>;
   create(options: z.output<Options>, context: Context): Instance | Promise<Instance>;
 }
 

@@ -26,6 +26,12 @@ export interface SourceItem {
    */
   readonly fingerprint: string;
   /**
+   * Where the document is under the source's root, with "/" between names (a folder source's
+   * path under its folder, an S3 key under the prefix): what outputs show beside `uri`, the same
+   * on every machine the source is mounted or read from.
+   */
+  readonly path?: string;
+  /**
    * Set when the source met an entry it cannot offer (a subfolder it may not list): the run
    * gives it an error record with this code and message instead of reading it.
    */
@@ -312,7 +318,10 @@ export interface DocumentWarning {
   pages?: number[];
 }
 
-/** Everything the sinks receive about one document. */
+/**
+ * Everything the sinks receive about one document. `path` is the item's path under the source's
+ * root (SourceItem.path), set by the run when the source gives one.
+ */
 export type DocumentResult =
-  | { status: "ok"; uri: string; document: DocumentInfo; pages: PageRecord[]; chunks: ChunkRecord[]; warnings: DocumentWarning[] }
-  | { status: "failed"; uri: string; error: ErrorRecord; warnings: DocumentWarning[] };
+  | { status: "ok"; uri: string; path?: string; document: DocumentInfo; pages: PageRecord[]; chunks: ChunkRecord[]; warnings: DocumentWarning[] }
+  | { status: "failed"; uri: string; path?: string; error: ErrorRecord; warnings: DocumentWarning[] };

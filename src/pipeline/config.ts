@@ -138,14 +138,21 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
 
   const raw = doc.toJS() ?? {};
   const top = pipelineShape.safeParse(raw);
-  if (!top.success) {
-    reportZodIssues(top.error.issues, [], doc, at);
-    return { ok: false, issues };
+  if (!top.success) reportZodIssues(top.error.issues, [], doc, at);
+  // The components are checked even when the top level is wrong: one bad key must not hide the
+  // problems of every stage and sink (each is checked wherever it is shaped like a component).
+  const given = (top.success ? top.data : raw) as Record<string, unknown>;
+  const sourceConfig = asComponent(given.source);
+  const stageConfigs = Array.isArray(given.stages) ? given.stages.map(asComponent) : [];
+  const sinkConfigs = Array.isArray(given.sinks) ? given.sinks.map(asComponent) : [];
+  let settings: RunSettings | undefined;
+  if (top.success) {
+    const { source: _source, stages: _stages, sinks: _sinks, ...rest } = top.data;
+    settings = rest;
   }
-  const { source: sourceConfig, stages: stageConfigs, sinks: sinkConfigs, ...settings } = top.data;
   // The two limits must agree: a file the size cap admits must fit the worker it is parsed in.
-  const fitsBytes = Math.floor((settings.max_worker_memory_mb * 1024 * 1024) / WORKER_BYTES_PER_FILE_BYTE);
-  if (settings.max_file_bytes > fitsBytes) {
+  const fitsBytes = settings ? Math.floor((settings.max_worker_memory_mb * 1024 * 1024) / WORKER_BYTES_PER_FILE_BYTE) : Infinity;
+  if (settings && settings.max_file_bytes > fitsBytes) {
     const where = doc.hasIn(["max_file_bytes"]) ? ["max_file_bytes"] : ["max_worker_memory_mb"];
     at(
       offsetOf(doc, where),
@@ -178,14 +185,16 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
       const zodIssues = parsed.success ? [] : parsed.error.issues;
       const notRetired = (issue: z.core.$ZodIssue) => !(issue.path.length && retiredKeys.has(String(issue.path[0]))) && !(issue.code === "unrecognized_keys" && issue.keys.every((k) => retiredKeys.has(k)));
       reportZodIssues(zodIssues.filter(notRetired), path, doc, at);
-      return undefined;
+      return { spec };
     }
     return { type, spec, options: parsed.data as Record<string, unknown> };
   };
+  type Checked<K extends ComponentKind> = ComponentConfig<K> | { spec: SpecOf<K>; options?: undefined } | undefined;
+  const valid = <K extends ComponentKind>(c: Checked<K>): c is ComponentConfig<K> => c?.options !== undefined;
 
-  const source = await component("source", sourceConfig, ["source"]);
-  const stages = await Promise.all(stageConfigs.map((s, i) => component("stage", s, ["stages", i])));
-  const sinks = await Promise.all(sinkConfigs.map((s, i) => component("sink", s, ["sinks", i])));
+  const source: Checked<"source"> = sourceConfig ? await component("source", sourceConfig, ["source"]) : undefined;
+  const stages: Checked<"stage">[] = await Promise.all(stageConfigs.map((s, i) => (s ? component("stage", s, ["stages", i]) : undefined)));
+  const sinks: Checked<"sink">[] = await Promise.all(sinkConfigs.map((s, i) => (s ? component("sink", s, ["sinks", i]) : undefined)));
 
   stages.forEach((stage, i) => {
     if (!stage) return;
@@ -196,38 +205,46 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
     }
   });
 
-  if (issues.length || !source || stages.some((s) => !s) || sinks.some((s) => !s)) {
-    return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
-  }
-  // Second, with every component known: options that depend on the rest of the pipeline.
-  const facts: PipelineFacts = { chunks: stages.some((s) => s!.spec.producesChunks === true) };
-  const placed: [ComponentConfig<ComponentKind>, (string | number)[]][] = [
+  // Second: options that depend on the rest of the pipeline, for every component whose own
+  // options are valid. What the pipeline makes is known from the stages' declarations, even
+  // those whose options are wrong.
+  const facts: PipelineFacts = { chunks: stages.some((s) => s?.spec.producesChunks === true) };
+  const placed: [Checked<ComponentKind>, (string | number)[]][] = [
     [source, ["source"]],
-    ...stages.map((s, i): [ComponentConfig<ComponentKind>, (string | number)[]] => [s!, ["stages", i]]),
-    ...sinks.map((s, i): [ComponentConfig<ComponentKind>, (string | number)[]] => [s!, ["sinks", i]]),
+    ...stages.map((s, i): [Checked<ComponentKind>, (string | number)[]] => [s, ["stages", i]]),
+    ...sinks.map((s, i): [Checked<ComponentKind>, (string | number)[]] => [s, ["sinks", i]]),
   ];
   for (const [component, path] of placed) {
+    if (!valid(component)) continue;
     const settled = (component.spec.settle as ((o: Record<string, unknown>, f: PipelineFacts) => Settled<Record<string, unknown>>) | undefined)?.(component.options, facts);
     if (!settled) continue;
     component.options = settled.options;
     if (settled.notes?.length) component.notes = settled.notes;
     for (const problem of settled.problems ?? []) at(offsetOf(doc, [...path, ...problem.path]), pathText([...path, ...problem.path]), problem.message);
   }
-  checkOutputs(where.baseDir, source, sinks as ComponentConfig<"sink">[], (path) => doc.hasIn(path), (path, message) => at(offsetOf(doc, path), pathText(path), message));
-  if (issues.length) return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
+  checkOutputs(where.baseDir, valid(source) ? source : undefined, sinks.map((s) => (valid(s) ? s : undefined)), (path) => doc.hasIn(path), (path, message) => at(offsetOf(doc, path), pathText(path), message));
+  if (issues.length || !settings || !valid(source) || !stages.every(valid) || !sinks.every(valid)) {
+    return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
+  }
   return {
     ok: true,
     config: {
       baseDir: where.baseDir,
       settings,
-      source: source,
-      stages: stages as ComponentConfig<"stage">[],
-      sinks: sinks as ComponentConfig<"sink">[],
+      source,
+      stages,
+      sinks,
     },
   };
 }
 
 type Reporter = (offset: number, path: string, message: string) => void;
+
+/** A value shaped like a component (a mapping with a `type`), to be checked against its declaration. */
+function asComponent(value: unknown): Record<string, unknown> | undefined {
+  const v = value as Record<string, unknown> | null | undefined;
+  return v && typeof v === "object" && !Array.isArray(v) && typeof v.type === "string" && v.type !== "" ? v : undefined;
+}
 
 function reportZodIssues(zodIssues: readonly z.core.$ZodIssue[], prefix: (string | number)[], doc: Document, at: Reporter): void {
   for (const issue of zodIssues) {
@@ -300,19 +317,21 @@ export function pathText(path: readonly (string | number | symbol)[]): string {
 
 /**
  * Before anything is opened, no two sinks may write one file, and no sink may write inside the
- * source's folder: a JSONL path that named a source PDF truncated it, two sinks on one file
- * corrupt it, and a run that reads what it writes feeds on itself.
+ * source's folder (known when the source's options are valid): a JSONL path that named a source
+ * PDF truncated it, two sinks on one file corrupt it, and a run that reads what it writes feeds
+ * on itself.
  */
 function checkOutputs(
   baseDir: string,
-  source: ComponentConfig<"source">,
-  sinks: ComponentConfig<"sink">[],
+  source: ComponentConfig<"source"> | undefined,
+  sinks: (ComponentConfig<"sink"> | undefined)[],
   written: (path: (string | number)[]) => boolean,
   report: (path: (string | number)[], message: string) => void,
 ): void {
-  const folder = source.spec.readsFolder?.(source.options, baseDir);
+  const folder = source?.spec.readsFolder?.(source.options, baseDir);
   const writers = new Map<string, number>();
   sinks.forEach((sink, i) => {
+    if (!sink) return; // its own errors are reported
     for (const file of sink.spec.writesFiles?.(sink.options, baseDir) ?? []) {
       // At the option when the file names the file, else (a default) at the sink's type.
       const at = ["sinks", i, written(["sinks", i, file.option]) ? file.option : "type"];

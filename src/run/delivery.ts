@@ -59,16 +59,22 @@ export class Delivery {
     return this.sinks.map((s) => s.key);
   }
 
-  /** Writes a result to the sinks named by `targets`; with `replace`, the others no longer hold it. */
-  async deliver(item: SourceItem, result: DocumentResult, documentId: string | null, targets: readonly string[], replace: boolean): Promise<void> {
+  /**
+   * Writes a result to the sinks named by `targets`; with `replace`, the others no longer hold it.
+   * Says whether the document is new to the sinks or replaces a version they held.
+   */
+  async deliver(item: SourceItem, result: DocumentResult, documentId: string | null, targets: readonly string[], replace: boolean): Promise<"added" | "replaced"> {
     const known = this.state.lookup(item.uri);
+    // Sinks show where the document is under the source's root beside its uri.
+    const placed: DocumentResult = typeof item.path === "string" ? { ...result, path: item.path } : result;
     for (const s of this.sinks) {
       if (!targets.includes(s.key)) continue;
-      await s.sink.write(result, known?.sinks.has(s.key) ? previousDelivery(known) : undefined);
+      await s.sink.write(placed, known?.sinks.has(s.key) ? previousDelivery(known) : undefined);
     }
     this.state.delivered(item.uri, outcomeOf(item, result, documentId, this.identity, known), [...targets], replace);
     count(this.summary, result);
     await this.maybeCheckpoint();
+    return known && known.sinks.size > 0 ? "replaced" : "added";
   }
 
   /** A processor's outcome for this job is being applied: the next checkpoint makes it durable. */

@@ -1,9 +1,9 @@
 /**
  * What a document's result depends on, as hashes the run state compares: a document processed
  * under another identity is processed again.
- * - configHash: pagestream's version (it covers every built-in component) and each stage's type
- *   and options — and, for a stage of your own, the sha256 of its module file, so editing the
- *   stage re-processes what it made.
+ * - configHash: pagestream's version, and each stage's type, version (a built-in's is raised when
+ *   its output changes, see ComponentSpec.version) and options — and, for a stage of your own,
+ *   the sha256 of its module file, so editing the stage re-processes what it made.
  * - limitsHash: configHash with the limits; a document stopped by a limit is tried again when
  *   they change (and only then).
  * A queue worker compares the identity it was started with against a job's (see issue 17).
@@ -23,7 +23,13 @@ export interface PipelineIdentity {
 
 export async function pipelineIdentity(config: PipelineConfig): Promise<PipelineIdentity> {
   const stages = await Promise.all(
-    config.stages.map(async (s) => ({ type: s.type, options: s.options, ...(isModulePath(s.type) ? { module: await fileHash(resolve(config.baseDir, s.type)) } : {}) })),
+    config.stages.map(async (s) => ({
+      type: s.type,
+      // Left out at 1, so that a component's first version keeps the hashes runs already recorded.
+      ...((s.spec.version ?? 1) !== 1 ? { version: s.spec.version } : {}),
+      options: s.options,
+      ...(isModulePath(s.type) ? { module: await fileHash(resolve(config.baseDir, s.type)) } : {}),
+    })),
   );
   const configHash = hash({ version: PACKAGE_VERSION, stages });
   const { max_pages, max_file_bytes, timeout_seconds, max_worker_memory_mb } = config.settings;

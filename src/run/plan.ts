@@ -16,6 +16,8 @@ export interface PlanContext {
   /** Keys of the pipeline's sinks. */
   sinks: readonly string[];
   maxFileBytes: number;
+  /** Process every document again, whatever the run state knows (`pagestream run --reprocess`). */
+  reprocess?: boolean;
 }
 
 export type Plan =
@@ -33,7 +35,8 @@ function expectedHash(known: KnownDocument, identity: PlanContext["identity"]): 
 
 export function planItem(item: SourceItem, known: KnownDocument | undefined, context: PlanContext): Plan {
   if (item.problem) return { action: "fail", error: new DocumentError(item.problem.code, item.problem.message) };
-  const current = known !== undefined && known.configHash === expectedHash(known, context.identity) && !(known.errorCode && retriesNow(known.errorCode, known.attempts));
+  const current =
+    !context.reprocess && known !== undefined && known.configHash === expectedHash(known, context.identity) && !(known.errorCode && retriesNow(known.errorCode, known.attempts));
   const missing = current ? context.sinks.filter((s) => !known.sinks.has(s)) : context.sinks;
   if (current && known.fingerprint === item.fingerprint && missing.length === 0) return { action: "skip" };
   if (item.size > context.maxFileBytes) {

@@ -23,7 +23,7 @@ import type { PipelineConfig } from "../pipeline/config.js";
 import { checkEnvironment, formatEnvironmentIssue } from "../pipeline/environment-check.js";
 import { Delivery, emptySummary, type RunSink } from "./delivery.js";
 import { UNREACHABLE_STOP } from "./error-classes.js";
-import { hash, pipelineIdentity, type PipelineIdentity } from "./identity.js";
+import { pipelineIdentity, type PipelineIdentity } from "./identity.js";
 import { mapOrdered } from "./ordered-concurrency.js";
 import { planItem, settleOutcome } from "./plan.js";
 import { failedResult } from "./process-document.js";
@@ -32,6 +32,7 @@ import { lockRunFolder } from "./run-lock.js";
 import { RunRefused } from "./run-refused.js";
 import { writeRunReport, type RunReport } from "./run-report.js";
 import { RunState } from "./run-state.js";
+import { sinkKeys } from "./sink-keys.js";
 import { WorkerPool } from "./worker-pool.js";
 import type { WorkerSetup } from "./worker-protocol.js";
 import { workerSetup } from "./worker-setup.js";
@@ -43,8 +44,11 @@ export const STATE_FILE = "run-state.sqlite";
 export interface RunEvents {
   /** A listed item was skipped as unchanged. */
   onSkipped?(item: SourceItem): void;
-  /** A document's result reached the sinks that needed it. */
-  onResult?(result: DocumentResult, item: SourceItem): void;
+  /**
+   * A document's result reached the sinks that needed it: `added` (new to them) or `replaced` (a
+   * version they held); `watching` when it came from the source's changes after the listing.
+   */
+  onResult?(result: DocumentResult, item: SourceItem, delivered: { change: "added" | "replaced"; watching: boolean }): void;
   /** Pages read so far of a document in flight (a long one reports as it goes). */
   onDocumentProgress?(item: SourceItem, pages: number): void;
   /** A document gone from the source was pruned. */
@@ -81,6 +85,8 @@ export interface RunOptions {
   stopNow?: AbortSignal;
   /** Follow the source's changes after the listing, until stopped. */
   watch?: boolean;
+  /** Process every document again, as if the run state knew none of them (it is kept, and updated). */
+  reprocess?: boolean;
   events?: RunEvents;
   /** Filled in as the run goes (for a progress display). */
   summary?: RunSummary;
@@ -152,7 +158,7 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
     const running = processor;
     options.stopNow?.addEventListener("abort", () => running.kill(), { once: true });
     events.onStarted?.({ source, workers: processor.capacity });
-    await drive(source, delivery, processor, identity, config, { stop, watch: options.watch === true, events });
+    await drive(source, delivery, processor, identity, config, { stop, watch: options.watch === true, reprocess: options.reprocess === true, events });
     await processor.close();
     const reason = stop.aborted ? (stop.reason as StopReason | undefined) : undefined;
     const failures = state.failures();
@@ -200,9 +206,10 @@ async function reportFatalIfFree(runFolder: string, name: string, failed: RunRep
 /** The sinks, each with the key the run state knows it by, resumed from their last checkpoints. */
 async function openSinks(config: PipelineConfig, context: RunContext, state: RunState): Promise<RunSink[]> {
   const sinks: RunSink[] = [];
+  const keys = sinkKeys(config.sinks);
   try {
-    for (const s of config.sinks) {
-      const key = uniqueKey(`${s.type}:${hash(s.options).slice(0, 16)}`, sinks);
+    for (const [i, s] of config.sinks.entries()) {
+      const key = keys[i]!;
       const sink = await s.spec.create(s.options, { ...context, checkpoint: state.checkpointOf(key) });
       sinks.push({ key, type: s.type, sink });
     }
@@ -212,13 +219,6 @@ async function openSinks(config: PipelineConfig, context: RunContext, state: Run
     throw err;
   }
   return sinks;
-}
-
-/** A sink is known by its type and options: with other options it is another sink (it starts empty). */
-function uniqueKey(key: string, taken: readonly RunSink[]): string {
-  let candidate = key;
-  for (let n = 2; taken.some((s) => s.key === candidate); n++) candidate = `${key}#${n}`;
-  return candidate;
 }
 
 type Step =
@@ -234,12 +234,12 @@ async function drive(
   processor: DocumentProcessor,
   identity: PipelineIdentity,
   config: PipelineConfig,
-  options: { stop: AbortSignal; watch: boolean; events: RunEvents },
+  options: { stop: AbortSignal; watch: boolean; reprocess: boolean; events: RunEvents },
 ): Promise<RunSummary> {
   const started = process.hrtime.bigint();
   const { stop, events } = options;
   const { summary } = delivery;
-  const planContext = { identity, sinks: delivery.sinkKeys, maxFileBytes: config.settings.max_file_bytes };
+  const planContext = { identity, sinks: delivery.sinkKeys, maxFileBytes: config.settings.max_file_bytes, reprocess: options.reprocess };
   let inFlight = 0;
   let unreachable = 0;
 
@@ -265,8 +265,8 @@ async function drive(
     } else if (step.kind === "remove") {
       if (await delivery.remove(step.uri)) events.onRemoved?.(step.uri);
     } else if (step.kind === "deliver") {
-      await delivery.deliver(step.item, step.result, step.documentId, step.targets, step.replace);
-      events.onResult?.(step.result, step.item);
+      const change = await delivery.deliver(step.item, step.result, step.documentId, step.targets, step.replace);
+      events.onResult?.(step.result, step.item, { change, watching: delivery.eager });
       // A source that cannot be reached at all stops the run once, rather than failing every document left.
       unreachable = step.result.status === "failed" && step.result.error.code === "source_unreachable" ? unreachable + 1 : 0;
       if (unreachable >= UNREACHABLE_STOP && step.result.status === "failed") {

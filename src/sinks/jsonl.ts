@@ -1,10 +1,14 @@
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, relative, resolve } from "node:path";
 import { z } from "zod";
-import { ensureFolder } from "../core/output-folder.js";
+import { checkWritable, ensureFolder } from "../core/output-folder.js";
 import { defineSink, type PreviousDelivery } from "../core/plugin.js";
-import type { ChunkRecord, DocumentResult, Line, OcrFacts, PageRecord } from "../core/records.js";
-import { documentStatus, pageFlags, pageLabel } from "../text/page-facts.js";
+import { CHUNK_SHAPES, chunkLine } from "./jsonl/chunk-shapes.js";
+import { liveLines } from "./jsonl/live-lines.js";
+import { documentLine, jsonlRecords, tombstone } from "./jsonl/record-lines.js";
+import { replaceFile } from "./jsonl/replace-file.js";
 import { isLogFileToken, LogFile, type LogFileToken } from "./log-file.js";
+
+export { documentLine, jsonlRecords, tombstone } from "./jsonl/record-lines.js";
 
 const options = z
   .strictObject({
@@ -19,6 +23,18 @@ const options = z
       .min(1)
       .optional()
       .describe("The file to write, relative to the pipeline file. Default: out/pages.jsonl, or out/chunks.jsonl for chunks."),
+    mode: z
+      .enum(["log", "snapshot"])
+      .default("log")
+      .describe(
+        "log: the file is appended to run after run, a tombstone withdrawing each replaced or removed document (for consumers that follow it incrementally). snapshot: the file holds only the live records — each document once, no tombstones — replaced whole at the end of every run; the log it is made from is kept beside it (chunks.log.jsonl for chunks.jsonl).",
+      ),
+    shape: z
+      .enum(CHUNK_SHAPES)
+      .default("flat")
+      .describe(
+        "How a chunk line is laid out. flat: { id, document_id, chunk_index, text, metadata } (OpenAI Batch, Cohere, Qdrant, Pinecone, Chroma). langchain: { pageContent, metadata, id }, for LangChain.js's `new Document(line)`. llamaindex: { id_, text, metadata }, for LlamaIndex.TS's `new Document(line)`. Chunk records only.",
+      ),
     include_lines: z
       .boolean()
       .default(false)
@@ -29,40 +45,64 @@ const options = z
       .describe("When a document is gone from the source (deleted or moved), write a tombstone for it, so the file mirrors the source. Leave off when runs cover only part of the source."),
   });
 
-/** The checkpoint token: each file's, by its name. */
-interface JsonlCheckpoint {
+export type JsonlOptions = z.output<typeof options>;
+
+/** The checkpoint token: each log file's, by its name. */
+export interface JsonlCheckpoint {
   files: Record<string, LogFileToken>;
+}
+
+/** The file a sink writes by default. */
+export function defaultPath(records: "pages" | "chunks"): string {
+  return records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl";
+}
+
+/**
+ * Where a sink's records go: `outputs` are the files consumers read; `logs` the append-only files
+ * that are checkpointed (the same files in log mode; in snapshot mode the logs beside them).
+ */
+export function sinkFiles(opts: Pick<JsonlOptions, "records" | "path" | "mode">, baseDir: string): { outputs: string[]; logs: string[] } {
+  const records = opts.records ?? "pages";
+  const outputs = outputPaths(records, resolve(baseDir, opts.path ?? defaultPath(records)));
+  return { outputs, logs: opts.mode === "snapshot" ? outputs.map(logPath) : outputs };
 }
 
 export default defineSink({
   type: "jsonl",
-  summary: "One JSON object per line — page records, or chunk records with their document records in a second file — appended run after run, with tombstones for replaced and removed documents.",
+  // 2: empty lists are left out of chunk metadata, and records carry the document's `path`.
+  version: 2,
+  summary: "One JSON object per line — page records, or chunk records with their document records in a second file — as a log appended run after run (tombstones for replaced and removed documents), or as a snapshot of the live records.",
   options,
   examples: [
     { path: "out/pages.jsonl" },
     { path: "out/pages-with-geometry.jsonl", include_lines: true },
     { records: "chunks", path: "out/chunks.jsonl", prune: true },
+    { records: "chunks", path: "out/langchain.jsonl", mode: "snapshot", shape: "langchain", prune: true },
   ],
   needs: (opts) => ({ lines: opts.include_lines }),
+  async probe(opts, context) {
+    const { outputs, logs } = sinkFiles(opts, context.baseDir);
+    const files = [...new Set([...outputs, ...logs])];
+    for (const file of files) await checkWritable(file, "file", relative(context.baseDir, file));
+    return `${files.map((f) => relative(context.baseDir, f)).join(", ")} can be written`;
+  },
   writesFiles(opts, baseDir) {
-    const records = opts.records ?? "pages";
-    const target = resolve(baseDir, opts.path ?? (records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl"));
-    return records === "chunks" ? [{ path: target, option: "path" }, { path: documentsPath(target), option: "path" }] : [{ path: target, option: "path" }];
+    const { outputs, logs } = sinkFiles(opts, baseDir);
+    return [...new Set([...outputs, ...logs])].map((path) => ({ path, option: "path" }));
   },
   settle(opts, pipeline) {
     const records = opts.records ?? (pipeline.chunks ? "chunks" : "pages");
     const problems = [];
     if (records === "chunks" && !pipeline.chunks) problems.push({ path: ["records"], message: "chunks need a chunk stage in the pipeline (- type: chunk), and there is none" });
     if (records === "chunks" && opts.include_lines) problems.push({ path: ["include_lines"], message: "applies to page records only (records: pages)" });
+    if (records === "pages" && opts.shape !== "flat") problems.push({ path: ["shape"], message: "applies to chunk records only (records: chunks): page records have one shape" });
     const notes = opts.records ? [] : [`records: ${records} (${pipeline.chunks ? "the pipeline has a chunk stage; records: pages writes page records instead" : "there is no chunk stage"})`];
     return { options: { ...opts, records }, problems, notes };
   },
   async create(opts, context) {
-    const records = opts.records ?? "pages";
-    const target = resolve(context.baseDir, opts.path ?? (records === "chunks" ? "out/chunks.jsonl" : "out/pages.jsonl"));
-    await ensureFolder(dirname(target));
-    const paths = records === "pages" ? [target] : [target, documentsPath(target)];
-    const files = await openTogether(paths, context.checkpoint as JsonlCheckpoint | undefined);
+    const { outputs, logs } = sinkFiles(opts, context.baseDir);
+    await ensureFolder(dirname(outputs[0]!));
+    const files = await openTogether(logs, context.checkpoint as JsonlCheckpoint | undefined);
     const [main, documents] = files as [LogFile, LogFile | undefined];
     let chunks = 0;
     let pagesWithText = 0;
@@ -73,7 +113,8 @@ export default defineSink({
       async write(result, previous) {
         const head = previous ? [tombstone(result.uri, previous, "replaced")] : [];
         if (!documents) return main.append([...head, ...jsonlRecords(result, opts.include_lines)]);
-        const chunkLines = result.status === "ok" ? result.chunks.map((c) => chunkLine(c, result.document.title)) : [];
+        const place = result.status === "ok" ? { title: result.document.title, path: result.path } : {};
+        const chunkLines = result.status === "ok" ? result.chunks.map((c) => chunkLine(c, place, opts.shape)) : [];
         if (result.status === "ok") {
           chunks += result.chunks.length;
           pagesWithText += result.pages.filter((p) => !p.empty).length;
@@ -89,7 +130,9 @@ export default defineSink({
       },
       async close() {
         for (const f of files) await f.close();
-        if (documents && chunks === 0 && pagesWithText > 0) context.warn(`${basename(target)} has no chunks: the pipeline needs a chunk stage (- type: chunk) after extract`);
+        // The run's last checkpoint is recorded: the logs hold exactly what the run state says.
+        if (opts.mode === "snapshot") for (const [i, output] of outputs.entries()) await replaceFile(output, liveLines(logs[i]!));
+        if (documents && chunks === 0 && pagesWithText > 0) context.warn(`${basename(outputs[0]!)} has no chunks: the pipeline needs a chunk stage (- type: chunk) after extract`);
       },
       async abort() {
         for (const f of files) {
@@ -106,6 +149,16 @@ export function documentsPath(chunksPath: string): string {
   return chunksPath.replace(/\.jsonl$/i, "") + ".documents.jsonl";
 }
 
+/** `out/chunks.jsonl` → `out/chunks.log.jsonl`: the log a snapshot file is compacted from. */
+export function logPath(snapshotPath: string): string {
+  return snapshotPath.replace(/\.jsonl$/i, "") + ".log.jsonl";
+}
+
+/** The file (or, for chunks, the two files) a sink's records go to: the ones consumers read. */
+export function outputPaths(records: "pages" | "chunks", target: string): string[] {
+  return records === "chunks" ? [target, documentsPath(target)] : [target];
+}
+
 /** The files of one sink resume together or start anew together, so they always describe the same documents. */
 async function openTogether(paths: string[], checkpoint: JsonlCheckpoint | undefined): Promise<LogFile[]> {
   const token = (path: string) => {
@@ -116,136 +169,4 @@ async function openTogether(paths: string[], checkpoint: JsonlCheckpoint | undef
   if (files.every((f) => f.resumed) || files.every((f) => !f.resumed)) return files;
   for (const f of files) await f.close();
   return Promise.all(paths.map((p) => LogFile.open(p, undefined)));
-}
-
-/**
- * Withdraws what the file said before about `uri`: the document was replaced by the records
- * that follow, or removed from the source.
- */
-export function tombstone(uri: string, previous: PreviousDelivery, reason: "replaced" | "removed"): object {
-  return { type: "tombstone", uri, ...(previous.documentId ? { document_id: previous.documentId } : {}), reason };
-}
-
-/** The JSONL records of one document, keys in a fixed order. */
-export function jsonlRecords(result: DocumentResult, includeLines: boolean): object[] {
-  const records: object[] = [];
-  if (result.status === "failed") {
-    const { uri, code, message, documentId } = result.error;
-    records.push({ type: "error", uri, ...(documentId ? { document_id: documentId } : {}), code, message });
-  } else {
-    for (const page of result.pages) records.push(pageRecord(page, result.document.pageCount, includeLines));
-  }
-  for (const w of result.warnings) records.push({ type: "warning", uri: result.uri, ...warning(w) });
-  return records;
-}
-
-/**
- * A chunk as embedding jobs and vector stores take it: `id` and `text` at the top, flat metadata
- * (strings, numbers, lists of strings) and no nulls — a missing title is left out.
- */
-export function chunkLine(chunk: ChunkRecord, title: string | undefined): object {
-  return {
-    id: chunk.id,
-    document_id: chunk.documentId,
-    chunk_index: chunk.index,
-    text: chunk.text,
-    metadata: {
-      source_uri: chunk.uri,
-      ...(title ? { title } : {}),
-      page_start: chunk.pageStart,
-      page_end: chunk.pageEnd,
-      page_labels: chunk.pageLabels,
-      char_start: chunk.charStart,
-      char_end: chunk.charEnd,
-      prefix_chars: chunk.prefix.length,
-      token_count: chunk.tokenCount,
-      tokenizer: chunk.tokenizer,
-      encoding: chunk.encoding,
-      headings: chunk.headings,
-      flags: chunk.flags,
-    },
-  };
-}
-
-/** One line per document in `*.documents.jsonl`: what happened to it, and why when it failed. */
-export function documentLine(result: DocumentResult): object {
-  const warnings = result.warnings.map(warning);
-  if (result.status === "failed") {
-    const { uri, code, message, documentId } = result.error;
-    return { type: "document", ...(documentId ? { document_id: documentId } : {}), uri, status: "failed", code, message, warnings };
-  }
-  const { document, pages, chunks } = result;
-  return {
-    type: "document",
-    document_id: document.documentId,
-    uri: document.uri,
-    status: documentStatus(document),
-    ...(document.title ? { title: document.title } : {}),
-    page_count: document.pageCount,
-    pages: pages.map((p) => p.number),
-    empty_pages: pages.filter((p) => p.empty).map((p) => p.number),
-    scan_pages: pages.filter((p) => pageFlags(p).includes("scan")).map((p) => p.number),
-    chunk_count: chunks.length,
-    token_count: chunks.reduce((sum, c) => sum + c.tokenCount, 0),
-    warnings,
-  };
-}
-
-function warning(w: DocumentResult["warnings"][number]): object {
-  return { code: w.code, message: w.message, ...(w.pages ? { pages: w.pages } : {}) };
-}
-
-function pageRecord(page: PageRecord, pageCount: number, includeLines: boolean): object {
-  const label = pageLabel(page);
-  return {
-    type: "page",
-    document_id: page.documentId,
-    uri: page.uri,
-    page: page.number,
-    page_count: pageCount,
-    text: page.text,
-    empty: page.empty,
-    mode: page.mode,
-    order_source: page.orderSource,
-    order_reason: page.orderReason,
-    untagged_glyphs: page.untaggedGlyphs,
-    columns: page.columns,
-    flags: pageFlags(page),
-    ...(page.scanReason ? { scan_reason: page.scanReason } : {}),
-    ...(label ? { page_label: label } : {}),
-    ...(page.furniture ? { furniture: { header: page.furniture.header, footer: page.furniture.footer } } : {}),
-    ...(page.continues ? { continues: true } : {}),
-    ...(page.ocr ? { source: "ocr", ocr: ocrRecord(page.ocr) } : {}),
-    width: page.width,
-    height: page.height,
-    rotation: page.rotation,
-    ...(includeLines ? { lines: page.lines.map(lineRecord) } : {}),
-  };
-}
-
-/** How the ocr stage read the page, with the file's snake_case keys. */
-function ocrRecord(ocr: OcrFacts): object {
-  return {
-    engine: ocr.engine,
-    version: ocr.version,
-    languages: ocr.languages,
-    dpi: ocr.dpi,
-    renderer: ocr.renderer,
-    words: ocr.words,
-    mean_confidence: ocr.meanConfidence,
-    low_confidence_words: ocr.lowConfidenceWords,
-    skew_degrees: ocr.skewDegrees,
-  };
-}
-
-function lineRecord(line: Line): object {
-  const r = (v: number) => Math.round(v * 100) / 100;
-  return {
-    text: line.text,
-    x: r(line.x),
-    y: r(line.y),
-    width: r(line.width),
-    font_size: r(line.fontSize),
-    runs: line.runs.map((run) => ({ text: run.text, x: r(run.x), y: r(run.y), width: r(run.width), font_size: r(run.fontSize), font: run.fontName })),
-  };
 }

@@ -85,7 +85,8 @@ export class LogFile {
   }
 }
 
-async function matches(path: string, token: LogFileToken): Promise<boolean> {
+/** True when the file at `path` still holds what `token` describes (it may have grown since). */
+export async function matches(path: string, token: LogFileToken): Promise<boolean> {
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile() || info.size < token.size) return false;
   const handle = await open(path, "r");

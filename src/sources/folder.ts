@@ -1,5 +1,5 @@
-import type { Dirent } from "node:fs";
-import { readFile, readdir, realpath, stat } from "node:fs/promises";
+import { constants, type Dirent } from "node:fs";
+import { access, readFile, readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
@@ -32,6 +32,17 @@ export default defineSource({
   summary: "Every file under a folder that matches the include globs, recursively, in sorted order.",
   options,
   readsFolder: (opts, baseDir) => resolve(baseDir, opts.path),
+  async probe(opts, context) {
+    const root = resolve(context.baseDir, opts.path);
+    const info = await stat(root).catch((err: NodeJS.ErrnoException) => {
+      throw new Error(`source folder ${opts.path} cannot be read: ${err.code === "ENOENT" ? `it does not exist (${root})` : err.message}`);
+    });
+    if (!info.isDirectory()) throw new Error(`source folder ${opts.path} is not a folder (${root})`);
+    await access(root, constants.R_OK | constants.X_OK).catch((err: NodeJS.ErrnoException) => {
+      throw new Error(`source folder ${opts.path} cannot be read: ${err.code === "EACCES" || err.code === "EPERM" ? "permission denied" : err.message} (${root})`);
+    });
+    return `folder ${opts.path} can be read`;
+  },
   examples: [{ path: "fixtures/samples" }, { path: "/srv/intake", include: ["**/*.pdf"], exclude: ["**/drafts/**"], watch: true, stable_seconds: 5 }],
   create(opts, context): Source {
     const root = resolve(context.baseDir, opts.path);

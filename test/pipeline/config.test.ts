@@ -31,12 +31,45 @@ describe("pipeline.yaml validation", () => {
       "sinks:", // 10
       "  - type: jsonl", // 11
     ].join("\n");
-    // The top level is checked first; fix it and the components' errors all come together.
-    expect(await issuesOf(text)).toEqual(['pipeline.yaml:1:14 concurrency: expected a number, got "lots"']);
-    expect(await issuesOf(text.replace("concurrency: lots", "concurrency: 2"))).toEqual([
+    // A bad top-level key does not hide the components' errors (issue 14 §5): all come together.
+    expect(await issuesOf(text)).toEqual([
+      'pipeline.yaml:1:14 concurrency: expected a number, got "lots"',
       'pipeline.yaml:5:3 source.recursive: unknown option "recursive"',
       'pipeline.yaml:8:18 stages[0].space_ratio: expected a number, got "wide"',
       'pipeline.yaml:9:11 stages[0].mode: expected one of "reflow", "preserve", got "sideways"',
+    ]);
+  });
+
+  it("reports an unknown top-level key with every error under the other keys, and what cannot work in the pipeline too", async () => {
+    const text = [
+      "concurency: 2", // 1
+      "source: { type: folder, path: in, recursive: true }", // 2
+      "stages:", // 3
+      "  - type: extract", // 4
+      "  - type: chunk", // 5
+      "    max_tokens: many", // 6
+      "sinks:", // 7
+      "  - { type: jsonl, records: pages, shape: langchain }", // 8
+      "  - { type: sqlite, stemming: snowball }", // 9
+      "  - type: jsonl", // 10
+      "    records: chunks", // 11
+      "    path: out/pages.jsonl", // 12
+    ].join("\n");
+    expect(await issuesOf(text)).toEqual([
+      'pipeline.yaml:1:1 concurency: unknown option "concurency"',
+      'pipeline.yaml:2:35 source.recursive: unknown option "recursive"',
+      'pipeline.yaml:6:17 stages[1].max_tokens: expected a number, got "many"',
+      "pipeline.yaml:8:43 sinks[0].shape: applies to chunk records only (records: chunks): page records have one shape",
+      'pipeline.yaml:9:31 sinks[1].stemming: expected one of "none", "porter", got "snowball"',
+      "pipeline.yaml:12:11 sinks[2].path: out/pages.jsonl is written by sinks[0] too: two sinks on one file corrupt it; give each its own path",
+    ]);
+  });
+
+  it("refuses records: chunks without a chunk stage before anything runs, with the other errors", async () => {
+    const text = "source: { type: folder, path: in, nope: 1 }\nstages: [{ type: extract }]\nsinks:\n  - type: jsonl\n    records: chunks\n";
+    expect(await issuesOf(text)).toEqual([
+      'pipeline.yaml:1:35 source.nope: unknown option "nope"',
+      "pipeline.yaml:5:14 sinks[0].records: chunks need a chunk stage in the pipeline (- type: chunk), and there is none",
     ]);
   });
 

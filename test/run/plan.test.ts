@@ -33,6 +33,15 @@ describe("planning an item", () => {
     expect([lacking.missing, lacking.job.skipIfDocumentId]).toEqual([["sqlite:b"], undefined]);
   });
 
+  it("processes everything again with --reprocess: stages run on the same bytes, and every sink gets the new version", () => {
+    const plan = processPlan(planItem(item(), known(), { ...context, reprocess: true }));
+    expect([plan.current, plan.job.skipIfDocumentId, plan.missing]).toEqual([false, undefined, context.sinks]);
+    expect(settleOutcome(plan, { kind: "processed", documentId: "d1", result: { status: "ok" } as never }, context.sinks)).toEqual({ kind: "deliver", targets: context.sinks, replace: true });
+    const permanent = known({ errorCode: "damaged", attempts: 1, documentId: "d1" });
+    expect(planItem(item(), permanent, context)).toEqual({ action: "skip" });
+    expect(planItem(item(), permanent, { ...context, reprocess: true }).action).toBe("process");
+  });
+
   it("processes again under a changed config; a limit failure only when the limits change", () => {
     expect(planItem(item(), known({ configHash: "config-0" }), context).action).toBe("process");
     const timedOutTwice = known({ configHash: "limits-1", errorCode: "timeout", attempts: 2, documentId: null });

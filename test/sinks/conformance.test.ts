@@ -80,6 +80,38 @@ describe("jsonl sink (chunk records)", () => {
   );
 });
 
+describe("jsonl sink (chunk records, mode: snapshot, shape: langchain)", () => {
+  describeSinkConformance(
+    {
+      type: "jsonl",
+      options: { records: "chunks", path: "out/chunks.jsonl", mode: "snapshot", shape: "langchain", prune: true },
+      // The live view is the snapshot itself, as a loader reads it: no tombstones, each chunk once.
+      async live(base) {
+        const uri = (r: Record<string, unknown>) => (r.metadata as { source_uri: string }).source_uri;
+        const byId = (r: Record<string, unknown>) => ({ ...r, document_id: (r.metadata as { document_id: string }).document_id });
+        const read = async (file: string) => (await readFile(file, "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+        const chunks = await read(join(base, "out/chunks.jsonl"));
+        if (chunks.some((c) => c.type !== undefined || typeof c.pageContent !== "string")) throw new Error("the snapshot holds a line that is not a langchain chunk");
+        const live = new Map<string, string>();
+        const seen = new Set<string>();
+        for (const c of chunks.map(byId)) {
+          if (seen.has(c.id as string)) throw new Error(`${c.id} is in the snapshot twice`);
+          seen.add(c.id as string);
+          live.set(uri(c), c.document_id);
+        }
+        const documents = await liveJsonl(join(base, "out/chunks.documents.jsonl"), { uri: (r) => r.uri as string, key: (r) => r.uri as string });
+        if (JSON.stringify([...live].sort()) !== JSON.stringify([...documents].sort())) throw new Error("the snapshot's chunks and its document records disagree");
+        return live;
+      },
+      // The log is what a run resumes from: deleting it (with the snapshot) is deleting the output.
+      async deleteOutput(base) {
+        for (const f of ["chunks.jsonl", "chunks.documents.jsonl", "chunks.log.jsonl", "chunks.documents.log.jsonl"]) await rm(join(base, "out", f), { force: true });
+      },
+    },
+    () => dir,
+  );
+});
+
 describe("sqlite sink", () => {
   describeSinkConformance(
     {

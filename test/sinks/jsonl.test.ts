@@ -64,6 +64,21 @@ describe("jsonl sink", () => {
     ]);
   });
 
+  it("writes the document's path under the source's root after its uri, when the source gives one", async () => {
+    const s = await sink();
+    await s.write({ ...ok, path: "2026/a.pdf" });
+    await s.write({ ...failed, path: "b.pdf" });
+    await s.close(summary);
+    const records = (await readFile(join(dir, "out/pages.jsonl"), "utf8")).trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(records.map((r) => Object.keys(r).slice(0, 4))).toEqual([
+      ["type", "document_id", "uri", "path"],
+      ["type", "document_id", "uri", "path"],
+      ["type", "uri", "path", "code"],
+      ["type", "uri", "path", "code"],
+    ]);
+    expect(records.map((r) => r.path)).toEqual(["2026/a.pdf", "2026/a.pdf", "2026/a.pdf", "b.pdf"]);
+  });
+
   it("says on a page read by OCR that it was, and how (snake_case keys, after the page's own facts)", async () => {
     const s = await sink();
     const ocr = { engine: "tesseract" as const, version: "5.3.0", languages: ["eng", "deu"], dpi: 300, renderer: "pdftoppm" as const, words: 212, meanConfidence: 94.6, lowConfidenceWords: 3, skewDegrees: -0.8 };
@@ -161,7 +176,7 @@ describe("jsonl sink, chunk records", () => {
     const chunks = (await lines("out/chunks.jsonl")).map((l) => JSON.parse(l));
     expect(chunks.map((c) => Object.keys(c))).toEqual(chunks.map(() => ["id", "document_id", "chunk_index", "text", "metadata"]));
     expect(chunks[0]).toEqual({
-      id: chunkId(DOC_ID, 0),
+      id: chunkId(DOC_ID, URI, 0),
       document_id: DOC_ID,
       chunk_index: 0,
       text: `Berth Notice\n\n${S}`,
@@ -178,16 +193,15 @@ describe("jsonl sink, chunk records", () => {
         tokenizer: "gpt-tokenizer",
         encoding: "cl100k_base",
         headings: ["Berth Notice"],
-        flags: [],
       },
     });
     expect(chunks.map((c) => [c.chunk_index, c.metadata.page_start, c.metadata.page_end, c.metadata.page_labels, c.metadata.flags])).toEqual([
-      [0, 1, 1, ["iv"], []],
+      [0, 1, 1, ["iv"], undefined],
       [1, 2, 2, ["v"], ["scan"]],
     ]);
-    // Flat: every metadata value is a string, a number or a list of strings; never null.
+    // Flat: every metadata value is a string, a number or a non-empty list of strings; never null.
     for (const c of chunks) {
-      for (const v of Object.values(c.metadata)) expect(typeof v === "string" || typeof v === "number" || (Array.isArray(v) && v.every((x) => typeof x === "string"))).toBe(true);
+      for (const v of Object.values(c.metadata)) expect(typeof v === "string" || typeof v === "number" || (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string"))).toBe(true);
     }
     expect((await lines("out/chunks.documents.jsonl")).map((l) => JSON.parse(l))).toEqual([
       {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DocumentResult } from "../../src/core/records.js";
 import { emptySummary } from "../../src/run/delivery.js";
 import { ARCHIVE_SCHEMA_VERSION } from "../../src/sinks/sqlite/document-rows.js";
+import { searchArchive } from "../../src/sinks/sqlite/search.js";
 import sqlite from "../../src/sinks/sqlite/sink.js";
 import { heading, page, result, table, text } from "../stages/chunk-fixtures.js";
 
@@ -251,13 +252,36 @@ describe("sqlite sink", () => {
   it("brings a version 2 archive forward: pages get facts and ocr columns, null until written again", async () => {
     await run([await doc("notice", [[text(S0)]])]);
     const db = new Database(join(dir, "out/archive.sqlite"));
-    db.exec("ALTER TABLE pages DROP COLUMN facts; ALTER TABLE pages DROP COLUMN ocr; UPDATE archive_meta SET value = '2' WHERE key = 'schema_version'");
+    db.exec(AS_VERSION_4 + "ALTER TABLE pages DROP COLUMN facts; ALTER TABLE pages DROP COLUMN ocr; UPDATE archive_meta SET value = '2' WHERE key = 'schema_version'");
     db.close();
-    expect(await run([])).toEqual([`out/archive.sqlite: rebuilt the schema (version 2 → ${ARCHIVE_SCHEMA_VERSION})`]);
+    expect(await run([])).toEqual([`out/archive.sqlite: rebuilt the schema (version 2 → ${ARCHIVE_SCHEMA_VERSION})`, "out/archive.sqlite: rebuilt the full-text index"]);
     const upgraded = open();
     expect(upgraded.prepare("SELECT value FROM archive_meta WHERE key = 'schema_version'").get()).toEqual({ value: String(ARCHIVE_SCHEMA_VERSION) });
     expect(upgraded.prepare("SELECT facts, ocr FROM pages").all()).toEqual([{ facts: null, ocr: null }]);
     upgraded.close();
+  });
+
+  it("brings a version 4 archive forward: its CJK words become findable (the bigram column is filled) and documents get a path", async () => {
+    const tokyo = await result([page(1, [text("港湾局の新しい事務所は東京都庁の近くにあります。")], { uri: "/in/tokyo.pdf", documentId: "tokyo".padEnd(64, "0") })], { limits: { maxTokens: 64 } });
+    await run([tokyo, await doc("notice", [[text(S0)]])]);
+    const db = new Database(join(dir, "out/archive.sqlite"));
+    db.exec(AS_VERSION_4);
+    expect(searchArchive(db, "東京", { limit: 5 }).hits).toEqual([]);
+    db.close();
+    expect(await run([])).toEqual([`out/archive.sqlite: rebuilt the schema (version 4 → ${ARCHIVE_SCHEMA_VERSION})`, "out/archive.sqlite: rebuilt the full-text index"]);
+    expect(integrity()).toBe(true);
+    const after = open();
+    expect(searchArchive(after, "東京", { limit: 5 }).hits.map((h) => [h.uri, h.path, h.highlights.map(([s, e]) => h.snippet.slice(s, e))])).toEqual([["/in/tokyo.pdf", null, ["東京"]]]);
+    expect(searchArchive(after, "berth", { limit: 5 }).hits.map((h) => h.uri)).toEqual(["/in/notice.pdf"]);
+    after.close();
+    // Written again, a document gets its path under the source's root.
+    await run([{ ...tokyo, path: "2026/tokyo.pdf" }]);
+    const again = open();
+    expect(again.prepare("SELECT uri, path FROM documents ORDER BY uri").all()).toEqual([
+      { uri: "/in/notice.pdf", path: null },
+      { uri: "/in/tokyo.pdf", path: "2026/tokyo.pdf" },
+    ]);
+    again.close();
   });
 
   it("refuses an archive written by a newer pagestream instead of writing into it", async () => {
@@ -290,12 +314,12 @@ describe("sqlite sink", () => {
   it("brings a version 3 archive forward (no pages.ocr), keeping its documents, and writes OCR facts into it", async () => {
     await run([await doc("harbour", [[text(S0)]])]);
     const db = new Database(join(dir, "out/archive.sqlite"));
-    db.exec("ALTER TABLE pages DROP COLUMN ocr; UPDATE archive_meta SET value = '3' WHERE key = 'schema_version';");
+    db.exec(AS_VERSION_4 + "ALTER TABLE pages DROP COLUMN ocr; UPDATE archive_meta SET value = '3' WHERE key = 'schema_version';");
     db.close();
     const ocr = { engine: "tesseract" as const, version: "5.3.0", languages: ["eng"], dpi: 300, renderer: "pdftoppm" as const, words: 12, meanConfidence: 95.1, lowConfidenceWords: 0, skewDegrees: 1.2 };
     const scanned = await result([page(1, [text(S1)], { uri: "/in/scanned.pdf", documentId: "scanned".padEnd(64, "0"), source: "ocr", ocr, scan: true })], { limits: { maxTokens: 24 } });
     const warnings = await run([scanned]);
-    expect(warnings).toEqual([`out/archive.sqlite: rebuilt the schema (version 3 → ${ARCHIVE_SCHEMA_VERSION})`]);
+    expect(warnings).toEqual([`out/archive.sqlite: rebuilt the schema (version 3 → ${ARCHIVE_SCHEMA_VERSION})`, "out/archive.sqlite: rebuilt the full-text index"]);
     const after = open();
     const rows = after.prepare("SELECT d.uri, p.flags, p.ocr FROM pages p JOIN documents d ON d.id = p.document_row ORDER BY d.uri").all() as { uri: string; flags: string; ocr: string | null }[];
     expect(rows).toEqual([
@@ -307,6 +331,29 @@ describe("sqlite sink", () => {
     after.close();
   });
 });
+
+/**
+ * Takes an archive back to version 4, as pagestream wrote it before documents.path and the CJK
+ * bigram column: the full-text index over text and title only, kept by the same triggers.
+ */
+const AS_VERSION_4 = `
+DROP TRIGGER chunks_fts_insert; DROP TRIGGER chunks_fts_delete; DROP TRIGGER chunks_fts_update; DROP TABLE chunks_fts;
+ALTER TABLE chunks DROP COLUMN cjk;
+ALTER TABLE documents DROP COLUMN path;
+CREATE VIRTUAL TABLE chunks_fts USING fts5(text, title, content = 'chunks', content_rowid = 'seq', tokenize = 'unicode61 remove_diacritics 2');
+CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN
+  INSERT INTO chunks_fts (rowid, text, title) VALUES (new.seq, new.text, new.title);
+END;
+CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+  INSERT INTO chunks_fts (chunks_fts, rowid, text, title) VALUES ('delete', old.seq, old.text, old.title);
+END;
+CREATE TRIGGER chunks_fts_update AFTER UPDATE ON chunks BEGIN
+  INSERT INTO chunks_fts (chunks_fts, rowid, text, title) VALUES ('delete', old.seq, old.text, old.title);
+  INSERT INTO chunks_fts (rowid, text, title) VALUES (new.seq, new.text, new.title);
+END;
+INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild');
+UPDATE archive_meta SET value = '4' WHERE key = 'schema_version';
+`;
 
 /** The tables of a version 1 archive, as pagestream wrote them before documentId had one name. */
 const V1_TABLES = `

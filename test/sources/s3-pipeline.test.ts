@@ -89,8 +89,8 @@ describe("pagestream run over a bucket", () => {
   it("keeps s3://bucket/key as the uri in the JSONL and the archive, with an error record for an object that is not a PDF", async () => {
     const dir = await pipelineDir("uris", '  bucket: archive\n  prefix: intake\n  exclude: ["drafts"]');
     const r = await cli(["run"], dir, { S3_ENDPOINT: server.endpoint });
-    expect(r.stderr.split("\n")[0]).toBe("pagestream: s3://archive/intake/notes.pdf: not_pdf: not a PDF: the file does not start with a %PDF- header");
-    expect(r.stderr).toMatch(/\npagestream: 3 document\(s\) ingested \(9 pages\), 1 failed \(not_pdf 1\), 0 skipped unchanged, \d+ chunks, in [\d.]+ s \([\d.]+ pages\/s\)\n$/);
+    expect(r.stderr.split("\n")[0]!.replace(/^\S+Z /, "")).toBe("pagestream: s3://archive/intake/notes.pdf: not_pdf: not a PDF: the file does not start with a %PDF- header");
+    expect(r.stderr).toMatch(/\n\S+Z pagestream: 3 document\(s\) ingested \(9 pages\), 1 failed \(not_pdf 1\), 0 skipped unchanged, \d+ chunks, in [\d.]+ s \([\d.]+ pages\/s\)\n$/);
     expect(r.code).toBe(3);
     const documents = await jsonLines(join(dir, "out/chunks.documents.jsonl"));
     expect(documents.map((d) => `${d.uri} ${d.status}${d.code ? " " + d.code : ""}`)).toEqual([
@@ -179,7 +179,7 @@ describe("pagestream run over a bucket", () => {
       proxy.inject({ path: new RegExp(`/flaky/intake/${name.replace(".", "\\.")}\\?x-id=GetObject`), times: 2, error: { status: 503, code: "SlowDown", message: "Please reduce your request rate." } });
     }
     const r = await cli(["run"], dir, { S3_ENDPOINT: proxy.endpoint });
-    expect(r.stderr).toMatch(/^pagestream: 3 document\(s\) ingested \(9 pages\), 0 failed, 0 skipped unchanged, \d+ chunks, in [\d.]+ s \([\d.]+ pages\/s\)\n$/);
+    expect(r.stderr).toMatch(/^\S+Z pagestream: 3 document\(s\) ingested \(9 pages\), 0 failed, 0 skipped unchanged, \d+ chunks, in [\d.]+ s \([\d.]+ pages\/s\)\n$/);
     expect(r.code).toBe(0);
     const downloads = proxy.requests.filter((q) => q.path.includes("x-id=GetObject"));
     expect(downloads.map((q) => q.status).sort()).toEqual([200, 200, 200, 503, 503, 503, 503, 503, 503]);

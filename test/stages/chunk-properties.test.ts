@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { PageRecord } from "../../src/core/records.js";
 import { chunkId } from "../../src/stages/chunk/chunk-id.js";
 import { documentText } from "../../src/text/document-text.js";
-import { chunk, code, DOC_ID, heading, page, table, text, type ParagraphSpec } from "./chunk-fixtures.js";
+import { chunk, code, DOC_ID, heading, page, table, text, type ParagraphSpec, URI } from "./chunk-fixtures.js";
 
 const count = (s: string) => countTokens(s, { disallowedSpecial: new Set() });
 
@@ -152,7 +152,7 @@ describe("chunking properties", () => {
       fc.asyncProperty(documentPages, limits, async (pages, l) => {
         const first = await chunk(pages, l);
         expect(await chunk(pages, l)).toEqual(first);
-        expect(first.map((c) => c.id)).toEqual(first.map((_, i) => chunkId(DOC_ID, i)));
+        expect(first.map((c) => c.id)).toEqual(first.map((_, i) => chunkId(DOC_ID, URI, i)));
         expect(first.map((c) => c.index)).toEqual(first.map((_, i) => i));
       }),
       { numRuns: 50 },

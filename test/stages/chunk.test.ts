@@ -151,7 +151,7 @@ describe("chunk stage: what every chunk knows", () => {
     expect(await chunk(pages, { maxTokens: 100, overlapTokens: 10, minTokens: 5 })).toEqual([
       {
         type: "chunk",
-        id: "993ba452-ea0d-58ad-a410-3571b7a33eb3",
+        id: "622ae7f4-2fbe-52a5-8a65-93d88c465d08",
         documentId: DOC_ID,
         uri: URI,
         index: 0,
@@ -197,10 +197,10 @@ describe("chunk stage: what every chunk knows", () => {
     expect(only!.headings).toEqual([]);
   });
 
-  it("makes ids that are UUIDv5 of the document hash and the chunk index, the same on every run", async () => {
+  it("makes ids that are UUIDv5 of the document hash, the chunk index and the uri, the same on every run", async () => {
     const pages = [page(1, [text(S0, S1, S2)])];
     const first = await chunk(pages, { maxTokens: 20 });
-    expect(first.map((c) => c.id)).toEqual(first.map((_, i) => chunkId(DOC_ID, i)));
+    expect(first.map((c) => c.id)).toEqual(first.map((_, i) => chunkId(DOC_ID, URI, i)));
     expect((await chunk(pages, { maxTokens: 20 })).map((c) => c.id)).toEqual(first.map((c) => c.id));
     expect(new Set(first.map((c) => c.id)).size).toBe(first.length);
   });

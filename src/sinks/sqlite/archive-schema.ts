@@ -1,8 +1,8 @@
 /**
  * The archive's tables, and the full-text indexes kept in step with them.
  *
- * - `documents`: one row per source file (by uri), with its `document_id` (the sha256 of its
- *   bytes), status, error, page count, title, when it was written (`ingested_at`) and the
+ * - `documents`: one row per source file (by uri), with its `path` under the source's root
+ *   (schema 5), its `document_id` (the sha256 of its bytes), status, error, page count, title, when it was written (`ingested_at`) and the
  *   hashes a re-run compares (`config_hash`, `rows_hash`). Pages and chunks point at it by
  *   `document_row` (its rowid).
  * - `pages`: each page's text, printed label, flags, furniture, facts (how its text was made:
@@ -10,15 +10,18 @@
  *   how OCR read it (`ocr`, for pages the ocr stage read from their image; schema 4), and
  *   where its text sits in the document text chunk offsets point into.
  * - `chunks`: the chunk records, `id` the same UUID as in the JSONL. `title` repeats the
- *   document's title so the full-text index can hold it beside the text.
- * - `chunks_fts`: FTS5 over chunk text and title, external content (the text is stored once, in
- *   `chunks`), kept in step by triggers; tokenizer `unicode61 remove_diacritics 2`, with
- *   `porter` in front when stemming is on.
+ *   document's title so the full-text index can hold it beside the text; `cjk` holds the text's
+ *   Chinese, Japanese and Korean words as pairs of characters (cjk-bigrams.ts; "" for text
+ *   without them; schema 5).
+ * - `chunks_fts`: FTS5 over chunk text, title and cjk, external content (the text is stored
+ *   once, in `chunks`), kept in step by triggers; tokenizer `unicode61 remove_diacritics 2`,
+ *   with `porter` in front when stemming is on.
  * - `chunks_trigram` (optional): FTS5 trigram index over chunk text, for substring search.
  * WAL mode: readers (`pagestream search`) never wait for a run that is writing.
  */
 import type { Database } from "better-sqlite3";
 import { randomUUID } from "node:crypto";
+import { cjkIndexText } from "./cjk-bigrams.js";
 import { ARCHIVE_SCHEMA_VERSION } from "./document-rows.js";
 
 /**
@@ -26,7 +29,7 @@ import { ARCHIVE_SCHEMA_VERSION } from "./document-rows.js";
  * is opened: ARCHIVE_MIGRATIONS[n - 1] takes version n to n + 1. An archive is the user's
  * product, searched and served: it is brought forward, never refused for being old.
  */
-const ARCHIVE_MIGRATIONS = [
+const ARCHIVE_MIGRATIONS: (string | ((db: Database) => void))[] = [
   // 1 → 2: one name for the sha256 of a document's bytes (document_id), another for the hash of
   // its rows (rows_hash); pages and chunks point at their document's row by document_row.
   `ALTER TABLE documents RENAME COLUMN sha256 TO document_id;
@@ -39,7 +42,23 @@ const ARCHIVE_MIGRATIONS = [
   `ALTER TABLE pages ADD COLUMN facts TEXT;`,
   // 3 → 4: pages.ocr, how the ocr stage read a page from its image.
   `ALTER TABLE pages ADD COLUMN ocr TEXT;`,
+  // 4 → 5: documents.path (the file under the source's root; null until the document is
+  // written again), and chunks.cjk, the bigram column that makes Chinese, Japanese and Korean
+  // words findable — filled here for the chunks already held; the full-text index is rebuilt
+  // with it by prepareArchive.
+  (db) => {
+    db.exec(`ALTER TABLE documents ADD COLUMN path TEXT;
+             ALTER TABLE chunks ADD COLUMN cjk TEXT NOT NULL DEFAULT '';`);
+    // The old index's update trigger would reindex each row filled: it is rebuilt whole after.
+    db.exec(dropIndexSql(FTS_TABLE));
+    // A function of this connection only, for this one statement: the schema never names it.
+    db.function("pagestream_cjk_index", { deterministic: true }, (text: unknown) => cjkIndexText(String(text)));
+    db.exec("UPDATE chunks SET cjk = pagestream_cjk_index(text) WHERE pagestream_cjk_index(text) != ''");
+  },
 ];
+
+/** The columns of the full-text index, in the order bm25 weights them. */
+export const FTS_COLUMNS = ["text", "title", "cjk"];
 
 export interface IndexSettings {
   stemming: "none" | "porter";
@@ -57,6 +76,7 @@ CREATE TABLE IF NOT EXISTS archive_meta (
 CREATE TABLE IF NOT EXISTS documents (
   id INTEGER PRIMARY KEY,
   uri TEXT NOT NULL UNIQUE,
+  path TEXT,
   document_id TEXT,
   title TEXT,
   pages INTEGER,
@@ -100,6 +120,7 @@ CREATE TABLE IF NOT EXISTS chunks (
   token_count INTEGER NOT NULL,
   headings TEXT NOT NULL,
   flags TEXT NOT NULL,
+  cjk TEXT NOT NULL DEFAULT '',
   UNIQUE (document_row, chunk_index)
 ) STRICT;
 CREATE INDEX IF NOT EXISTS chunks_id ON chunks (id);
@@ -163,7 +184,11 @@ export function prepareArchive(db: Database, settings: IndexSettings): { changes
       throw new Error(`the archive has schema version ${version}, newer than this pagestream's ${ARCHIVE_SCHEMA_VERSION}: run a newer pagestream, or write to a new file`);
     }
     if (version !== undefined) {
-      for (let v = version; v < ARCHIVE_SCHEMA_VERSION; v++) db.exec(ARCHIVE_MIGRATIONS[v - 1]!);
+      for (let v = version; v < ARCHIVE_SCHEMA_VERSION; v++) {
+        const step = ARCHIVE_MIGRATIONS[v - 1]!;
+        if (typeof step === "string") db.exec(step);
+        else step(db);
+      }
       if (version < ARCHIVE_SCHEMA_VERSION) changed.push(`schema (version ${version} → ${ARCHIVE_SCHEMA_VERSION})`);
     }
     db.exec(TABLES);
@@ -172,7 +197,8 @@ export function prepareArchive(db: Database, settings: IndexSettings): { changes
     const tokenize = ftsTokenizer(settings);
     if (meta("fts_tokenize") !== tokenize || !tableExists(db, FTS_TABLE)) {
       if (tableExists(db, FTS_TABLE)) changed.push(`full-text index (tokenizer now ${tokenize})`);
-      db.exec(dropIndexSql(FTS_TABLE) + indexSql(FTS_TABLE, ["text", "title"], tokenize));
+      else if (version !== undefined) changed.push("full-text index");
+      db.exec(dropIndexSql(FTS_TABLE) + indexSql(FTS_TABLE, FTS_COLUMNS, tokenize));
       setMeta("fts_tokenize", tokenize);
     }
     if (settings.trigram && !tableExists(db, TRIGRAM_TABLE)) {

@@ -23,7 +23,7 @@ export class ArchiveWriter {
 
   constructor(private readonly db: Database) {
     this.findDocument = db.prepare("SELECT id, rows_hash, config_hash FROM documents WHERE uri = ?");
-    const documentColumns = ["uri", "document_id", "title", "pages", "status", "error_code", "error", "warnings", "chunk_count", "ingested_at", "config_hash", "rows_hash"];
+    const documentColumns = ["uri", "path", "document_id", "title", "pages", "status", "error_code", "error", "warnings", "chunk_count", "ingested_at", "config_hash", "rows_hash"];
     this.insertDocument = db.prepare(`INSERT INTO documents (${documentColumns.join(", ")}) VALUES (${documentColumns.map((c) => "@" + c).join(", ")})`);
     this.updateDocument = db.prepare(`UPDATE documents SET ${documentColumns.map((c) => `${c} = @${c}`).join(", ")} WHERE id = @id`);
     this.deleteChunks = db.prepare("DELETE FROM chunks WHERE document_row = ?");
@@ -31,7 +31,7 @@ export class ArchiveWriter {
     this.deleteDocument = db.prepare("DELETE FROM documents WHERE id = ?");
     const pageColumns = ["document_row", "number", "label", "text", "char_start", "char_end", "mode", "flags", "furniture", "facts", "ocr"];
     this.insertPage = db.prepare(`INSERT INTO pages (${pageColumns.join(", ")}) VALUES (${pageColumns.map((c) => "@" + c).join(", ")})`);
-    const chunkColumns = ["id", "document_row", "chunk_index", "text", "title", "page_start", "page_end", "page_labels", "char_start", "char_end", "prefix_chars", "token_count", "headings", "flags"];
+    const chunkColumns = ["id", "document_row", "chunk_index", "text", "title", "page_start", "page_end", "page_labels", "char_start", "char_end", "prefix_chars", "token_count", "headings", "flags", "cjk"];
     this.insertChunk = db.prepare(`INSERT INTO chunks (${chunkColumns.join(", ")}) VALUES (${chunkColumns.map((c) => "@" + c).join(", ")})`);
     this.allDocuments = db.prepare("SELECT id, uri FROM documents ORDER BY id");
     this.write = db.transaction((rows: DocumentRows, ingestedAt: string) => this.replace(rows, ingestedAt));

@@ -7,16 +7,20 @@
 import { createHash } from "node:crypto";
 import type { Dehyphenation, DocumentResult, PageRecord } from "../../core/records.js";
 import { documentText } from "../../text/document-text.js";
+import { cjkIndexText } from "./cjk-bigrams.js";
 import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../text/page-facts.js";
 
 /**
  * Bumped when the tables change shape, with a migration from the version before
- * (archive-schema.ts). 2: document_id, rows_hash, document_row; 3: `pages.facts`; 4: `pages.ocr`.
+ * (archive-schema.ts). 2: document_id, rows_hash, document_row; 3: `pages.facts`; 4: `pages.ocr`;
+ * 5: `documents.path` and `chunks.cjk` (the CJK bigram column of the full-text index).
  */
-export const ARCHIVE_SCHEMA_VERSION = 4;
+export const ARCHIVE_SCHEMA_VERSION = 5;
 
 export interface DocumentRow {
   uri: string;
+  /** Where the file is under the source's root ("/" between names), when the source says. */
+  path: string | null;
   /** sha256 of the document's bytes; null when they could not be read. */
   document_id: string | null;
   title: string | null;
@@ -109,6 +113,8 @@ export interface ChunkRow {
   token_count: number;
   headings: string;
   flags: string;
+  /** The text's CJK words as bigrams, for the full-text index ("" without CJK). */
+  cjk: string;
 }
 
 export interface DocumentRows {
@@ -122,6 +128,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
   if (result.status === "failed") {
     const document = {
       uri: result.uri,
+      path: result.path ?? null,
       document_id: result.error.documentId ?? null,
       title: null,
       pages: null,
@@ -165,6 +172,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
     token_count: c.tokenCount,
     headings: JSON.stringify(c.headings),
     flags: JSON.stringify(c.flags),
+    cjk: cjkIndexText(c.text),
   }));
   const first = result.chunks[0];
   const config = {
@@ -174,6 +182,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
   };
   const document = {
     uri: result.uri,
+    path: result.path ?? null,
     document_id: result.document.documentId,
     title,
     pages: result.document.pageCount,

@@ -24,7 +24,16 @@
  * with nothing before it (an index cannot list what lacks a word), empty parentheses — and a
  * query too long, with too many words or too short a prefix to answer quickly (see
  * {@link QUERY_LIMITS}).
+ *
+ * A term holding Chinese, Japanese or Korean characters is looked for in the archive's bigram
+ * column (see cjk-bigrams.ts): 東京都 → cjk : "東京 京都". A lone CJK character is refused: the
+ * column holds pairs, so it would find only where the character stands alone.
+ *
+ * `--fts` hands the query to FTS5 as it is, for the full syntax (NEAR, column filters, ^); FTS5's
+ * own complaint about a malformed one becomes a QueryError (`fts_syntax`) with a sentence.
  */
+
+import { hasCjk, termTokens, tokenPieces } from "./cjk-bigrams.js";
 
 /** Why a query was refused: a code from this closed set, and a sentence for a person. */
 export type QueryErrorCode =
@@ -33,10 +42,12 @@ export type QueryErrorCode =
   | "only_not"
   | "empty_group"
   | "short_prefix"
+  | "short_term"
+  | "fts_syntax"
   | "too_long"
   | "too_many_terms"
   | "too_slow"
-  | "not_an_archive" | "no_trigram_index" | "index_error";
+  | "not_an_archive" | "no_trigram_index" | "index_error" | "no_document";
 
 export class QueryError extends Error {
   constructor(
@@ -252,6 +263,15 @@ export function parseQuery(query: string): QueryNode {
   if (short) {
     throw new QueryError("short_prefix", `${JSON.stringify(short.text + "*")} is too short a prefix: give at least ${QUERY_LIMITS.minPrefixChars} letters before the *, or the whole word`);
   }
+  const lone = positiveAndNegativeTerms(node)
+    .flatMap((t) => termTokens(t.text))
+    .find((token) => hasCjk(token) && [...token].length === 1);
+  if (lone) {
+    throw new QueryError(
+      "short_term",
+      `${JSON.stringify(lone)} is a single Chinese, Japanese or Korean character: the index holds such text as pairs of characters, so search for two or more together (the word it is part of)`,
+    );
+  }
   const words = countWords(node);
   if (words > QUERY_LIMITS.maxTerms) {
     throw new QueryError("too_many_terms", `the query has ${words.toLocaleString("en-US")} words; at most ${QUERY_LIMITS.maxTerms} are searched: keep the ones that tell the documents you want apart`);
@@ -278,38 +298,92 @@ function positiveAndNegativeTerms(node: QueryNode): QueryTerm[] {
 }
 
 function countWords(node: QueryNode): number {
-  if (node.type === "term") return Math.max(1, node.text.match(WORDS)?.length ?? 0);
+  // A CJK word is looked up as its pairs of characters: each pair counts.
+  if (node.type === "term") return Math.max(1, termTokens(node.text).reduce((n, t) => n + (hasCjk(t) ? Math.max(1, tokenPieces(t).length) : 1), 0));
   if (node.type === "not") return countWords(node.include) + countWords(node.exclude);
   return node.children.reduce((n, c) => n + countWords(c), 0);
 }
 
-/** The FTS5 MATCH expression for a parsed query. */
-export function matchExpression(node: QueryNode): string {
-  return serialize(node);
+/** What the archive's index has: the CJK bigram column (schema 5) or not (an older archive, read as it is). */
+export interface IndexColumns {
+  cjk: boolean;
 }
 
-function serialize(node: QueryNode): string {
+/** The FTS5 MATCH expression for a parsed query. */
+export function matchExpression(node: QueryNode, columns: IndexColumns = { cjk: true }): string {
+  return serialize(node, columns);
+}
+
+function serialize(node: QueryNode, columns: IndexColumns = { cjk: true }): string {
   switch (node.type) {
     case "term":
-      return `"${node.text.replaceAll('"', '""')}"${node.prefix ? " *" : ""}`;
+      return columns.cjk && hasCjk(node.text) ? cjkTerm(node) : ftsString(node.text, node.prefix);
     case "and":
       // FTS5 reads juxtaposition as AND between phrases only: a group needs the word.
-      return node.children.map(operand).join(node.children.every((c) => c.type === "term") ? " " : " AND ");
+      return node.children.map((c) => operand(c, columns)).join(node.children.every((c) => isPhrase(c, columns)) ? " " : " AND ");
     case "or":
-      return node.children.map(operand).join(" OR ");
+      return node.children.map((c) => operand(c, columns)).join(" OR ");
     case "not":
-      return `${operand(node.include)} NOT ${operand(node.exclude)}`;
+      return `${operand(node.include, columns)} NOT ${operand(node.exclude, columns)}`;
   }
 }
 
+function ftsString(text: string, prefix: boolean): string {
+  return `"${text.replaceAll('"', '""')}"${prefix ? " *" : ""}`;
+}
+
+/** A term that serializes to one FTS5 phrase (no column filter, no group). */
+function isPhrase(node: QueryNode, columns: IndexColumns): boolean {
+  return node.type === "term" && !(columns.cjk && hasCjk(node.text));
+}
+
+/**
+ * A term with CJK characters: each token holding them as the phrase of its bigram pieces in the
+ * `cjk` column, the runs of other tokens between them as phrases of the text, all of them
+ * required (a phrase cannot span two columns). The term's prefix star goes to its last piece.
+ */
+function cjkTerm(term: QueryTerm): string {
+  const tokens = termTokens(term.text);
+  const parts: string[] = [];
+  let plain: string[] = [];
+  const flushPlain = (last: boolean) => {
+    if (plain.length) parts.push(ftsString(plain.join(" "), last && term.prefix));
+    plain = [];
+  };
+  tokens.forEach((token, i) => {
+    const last = i === tokens.length - 1;
+    if (!hasCjk(token)) {
+      plain.push(token);
+      if (last) flushPlain(true);
+      return;
+    }
+    flushPlain(false);
+    parts.push(`cjk : ${ftsString(tokenPieces(token).join(" "), last && term.prefix)}`);
+  });
+  return parts.length === 1 ? parts[0]! : `(${parts.join(" AND ")})`;
+}
+
 /** A group inside another is parenthesised, whatever the operators. */
-function operand(node: QueryNode): string {
-  return node.type === "term" ? serialize(node) : `(${serialize(node)})`;
+function operand(node: QueryNode, columns: IndexColumns): string {
+  if (node.type === "term") return isPhrase(node, columns) ? serialize(node, columns) : `(${serialize(node, columns)})`;
+  return `(${serialize(node, columns)})`;
 }
 
 /** The MATCH expression for a query; throws QueryError when it cannot be searched. */
-export function toFtsQuery(query: string): string {
-  return serialize(parseQuery(query));
+export function toFtsQuery(query: string, columns: IndexColumns = { cjk: true }): string {
+  return serialize(parseQuery(query), columns);
+}
+
+/**
+ * A query in FTS5's own syntax (`--fts`), handed over as it is once it passes the same limits
+ * of length; FTS5 judges the rest (see search.ts, which turns its complaints into `fts_syntax`).
+ */
+export function toRawFtsQuery(query: string): string {
+  if (query.length > QUERY_LIMITS.maxChars) {
+    throw new QueryError("too_long", `the query is ${query.length.toLocaleString("en-US")} characters long; at most ${QUERY_LIMITS.maxChars.toLocaleString("en-US")} are searched`);
+  }
+  if (!SEARCHABLE.test(query)) throw new QueryError("empty", nothingToSearch(query));
+  return query;
 }
 
 /** The MATCH expression for a substring search in the trigram index: the whole query, literally. */

@@ -9,7 +9,8 @@
  */
 import type { Database } from "better-sqlite3";
 import { FTS_TABLE, TRIGRAM_TABLE, tableExists } from "./archive-schema.js";
-import { hasPrefix, matchExpression, parseQuery, QueryError, toTrigramQuery } from "./fts-query.js";
+import { cjkPattern } from "./cjk-bigrams.js";
+import { hasPrefix, matchExpression, parseQuery, positiveTerms, QueryError, toRawFtsQuery, toTrigramQuery, type IndexColumns } from "./fts-query.js";
 
 export { QueryError, type QueryErrorCode } from "./fts-query.js";
 
@@ -22,6 +23,8 @@ export interface SearchOptions {
   pathPrefix?: string;
   /** Find the query as a literal substring, in the trigram index. */
   substring?: boolean;
+  /** Hand the query to FTS5 as it is, in its own syntax (NEAR, column filters, ^). */
+  fts?: boolean;
   /** Only matches in text read by OCR from page images (`ocr`), or only matches in the PDFs' own text (`text`). */
   source?: "ocr" | "text";
   /**
@@ -44,6 +47,8 @@ export interface SearchHit {
   score: number;
   documentId: string | null;
   uri: string;
+  /** Where the file is under the source's root, when the archive knows (schema 5). */
+  path: string | null;
   title: string | null;
   chunkId: string;
   chunkIndex: number;
@@ -77,8 +82,11 @@ export interface SearchResult {
  */
 export const MAX_OFFSET = 1_000;
 
-/** bm25 weights of the indexed columns: a word in the chunk's own text counts twice one in its document's title. */
-const WEIGHTS: Record<string, string> = { [FTS_TABLE]: "1.0, 0.5", [TRIGRAM_TABLE]: "1.0" };
+/**
+ * bm25 weights of the indexed columns: a word in the chunk's own text counts twice one in its
+ * document's title; a CJK word found in the bigram column counts as one in the text.
+ */
+const WEIGHTS: Record<string, string> = { [FTS_TABLE]: "1.0, 0.5, 1.0", [TRIGRAM_TABLE]: "1.0" };
 const SNIPPET_TOKENS = 24;
 /** Candidates ranked per hit asked for when matches are filtered by where their text came from. */
 const SOURCE_CANDIDATES = 10;
@@ -87,10 +95,10 @@ const END = "\u0002";
 
 export function searchArchive(db: Database, query: string, options: SearchOptions): SearchResult {
   const table = searchTable(db, options);
-  const { match, prefix } = matchOf(query, options);
+  const { match, prefix, cjk } = matchOf(query, options, indexColumns(db));
   const offset = Math.min(Math.max(0, Math.floor(options.offset ?? 0)), MAX_OFFSET);
   const wanted = offset + options.limit;
-  const deadline = startDeadline(db, options.timeLimitMs ?? SEARCH_TIME_LIMIT_MS);
+  const deadline = startDeadline(db, options.timeLimitMs ?? SEARCH_TIME_LIMIT_MS, options.fts === true);
   const { sql: filterSql, params: filterParams } = chunkFilters(options);
   // bm25() and SQLite's own sorter rather than FTS5's `ORDER BY rank`: that one scores every
   // match before it returns a row, so nothing could stop it; here the deadline is asked at each
@@ -107,9 +115,10 @@ export function searchArchive(db: Database, query: string, options: SearchOption
       )
       .all({ ...filterParams, match, limit: (wanted + 1) * (options.source !== undefined ? SOURCE_CANDIDATES : 3) }) as { seq: number; score: number }[],
   );
-  const textOf = markedTexts(db, table, match, prefix, ranked.map((r) => r.seq), deadline);
+  const marked = markedTexts(db, table, match, prefix, ranked.map((r) => r.seq), deadline);
+  const textOf = cjk.length ? (seq: number) => withCjkMarks(marked(seq), cjk) : marked;
   const chunkRow = db.prepare(
-    "SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.document_id, d.uri, d.title FROM chunks c JOIN documents d ON d.id = c.document_row WHERE c.seq = ?",
+    `SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.document_id, d.uri, ${indexColumns(db).path ? "d.path" : "NULL AS path"}, d.title FROM chunks c JOIN documents d ON d.id = c.document_row WHERE c.seq = ?`,
   );
   const pageRows = db.prepare("SELECT number, label, char_start, char_end, ocr FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number");
   const pagesOf = new Map<number, PageOffsets[]>();
@@ -140,6 +149,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
       score: -score,
       documentId: chunk.document_id,
       uri: chunk.uri,
+      path: chunk.path,
       title: chunk.title,
       chunkId: chunk.id,
       chunkIndex: chunk.chunk_index,
@@ -186,11 +196,74 @@ function markedTexts(db: Database, table: string, match: string, prefix: boolean
   return (seq) => sqlite(deadline, () => one.get({ match, seq }) as Row);
 }
 
-/** The MATCH expression, and whether it holds a prefix. */
-function matchOf(query: string, options: { substring?: boolean }): { match: string; prefix: boolean } {
-  if (options.substring) return { match: toTrigramQuery(query), prefix: false };
+/**
+ * The MATCH expression, whether it holds a prefix, and where the query's CJK terms are in a text
+ * (highlight() marks only the text column: the bigram column's matches are found again in JS).
+ */
+function matchOf(query: string, options: { substring?: boolean; fts?: boolean }, columns: IndexColumns): { match: string; prefix: boolean; cjk: RegExp[] } {
+  if (options.substring) return { match: toTrigramQuery(query), prefix: false, cjk: [] };
+  if (options.fts) return { match: toRawFtsQuery(query), prefix: query.includes("*"), cjk: [] };
   const node = parseQuery(query);
-  return { match: matchExpression(node), prefix: hasPrefix(node) };
+  const cjk = columns.cjk ? positiveTerms(node).flatMap((t) => cjkPattern(t.text) ?? []) : [];
+  return { match: matchExpression(node, columns), prefix: hasPrefix(node), cjk };
+}
+
+/** What the archive's tables have: the CJK bigram column and documents.path come with schema 5; older archives are searched as they are. */
+function indexColumns(db: Database): IndexColumns & { path: boolean } {
+  let known = columnsOf.get(db);
+  if (!known) {
+    const has = (table: string, column: string) => db.prepare("SELECT 1 FROM pragma_table_info(?) WHERE name = ?").get(table, column) !== undefined;
+    known = { cjk: has(FTS_TABLE, "cjk"), path: has("documents", "path") };
+    columnsOf.set(db, known);
+  }
+  return known;
+}
+
+const columnsOf = new WeakMap<Database, IndexColumns & { path: boolean }>();
+
+/**
+ * A chunk's marked text and snippet with the CJK terms' matches marked too. A snippet that
+ * FTS5 cut around no match (the match was in the bigram column) is cut again around the first
+ * one.
+ */
+function withCjkMarks(texts: { marked: string; snippet: string }, patterns: readonly RegExp[]): { marked: string; snippet: string } {
+  const marked = markPatterns(texts.marked, patterns);
+  let snippet = markPatterns(texts.snippet, patterns);
+  if (!snippet.includes(START)) snippet = snippetAround(marked) ?? snippet;
+  return { marked, snippet };
+}
+
+/** `text` (with START/END markers) with every match of `patterns` marked as well. */
+function markPatterns(text: string, patterns: readonly RegExp[]): string {
+  const plain = text.replaceAll(START, "").replaceAll(END, "");
+  const spans = markedSpans(text);
+  for (const pattern of patterns) for (const m of plain.matchAll(pattern)) spans.push([m.index, m.index + m[0].length]);
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let out = "";
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (end <= at) continue;
+    const from = Math.max(start, at);
+    out += plain.slice(at, from) + START + plain.slice(from, end) + END;
+    at = end;
+  }
+  return out + plain.slice(at);
+}
+
+/** Characters of context kept before the first match, and shown in all, when a snippet is cut here. */
+const SNIPPET_BEFORE = 40;
+const SNIPPET_CHARS = 160;
+
+/** A snippet of a marked text around its first match, "…" where it was cut. */
+function snippetAround(marked: string): string | undefined {
+  const first = marked.indexOf(START);
+  if (first < 0) return undefined;
+  const start = Math.max(0, first - SNIPPET_BEFORE);
+  let end = Math.min(marked.length, start + SNIPPET_CHARS);
+  // A marker pair is never cut apart.
+  const open = marked.lastIndexOf(START, end - 1);
+  if (open >= 0 && marked.indexOf(END, open) >= end) end = marked.indexOf(END, open) + 1;
+  return (start > 0 ? "…" : "") + marked.slice(start, end) + (end < marked.length ? "…" : "");
 }
 
 /**
@@ -210,6 +283,8 @@ interface Deadline {
   limitMs: number;
   /** The rowids the pick pass keeps. */
   pick: ReadonlySet<number>;
+  /** The query is FTS5's own syntax (`--fts`): its complaints are the user's to fix. */
+  raw: boolean;
 }
 
 const deadlines = new WeakMap<Database, Deadline>();
@@ -219,10 +294,10 @@ const deadlines = new WeakMap<Database, Deadline>();
  * call at every match throw once it has passed (better-sqlite3 has no progress handler or
  * interrupt; a function that throws ends the statement at once).
  */
-function startDeadline(db: Database, limitMs: number): Deadline {
+function startDeadline(db: Database, limitMs: number, raw = false): Deadline {
   let deadline = deadlines.get(db);
   if (!deadline) {
-    const state: Deadline = { at: Infinity, limitMs, pick: new Set() };
+    const state: Deadline = { at: Infinity, limitMs, pick: new Set(), raw };
     const check = () => {
       if (performance.now() >= state.at) throw new SearchTimeout();
     };
@@ -239,6 +314,7 @@ function startDeadline(db: Database, limitMs: number): Deadline {
   }
   deadline.at = performance.now() + limitMs;
   deadline.limitMs = limitMs;
+  deadline.raw = raw;
   return deadline;
 }
 
@@ -258,10 +334,10 @@ export interface PageMatch {
  * in a repeated table header (the chunk's prefix) is not in the document there and is left out;
  * one over a page break is split at it. Sorted, without repeats from overlapping chunks.
  */
-export function matchesInDocument(db: Database, query: string, documentRow: number, options: { substring?: boolean } = {}): PageMatch[] {
+export function matchesInDocument(db: Database, query: string, documentRow: number, options: { substring?: boolean; fts?: boolean } = {}): PageMatch[] {
   const table = searchTable(db, options);
-  const { match } = matchOf(query, options);
-  const deadline = startDeadline(db, SEARCH_TIME_LIMIT_MS);
+  const { match, cjk } = matchOf(query, options, indexColumns(db));
+  const deadline = startDeadline(db, SEARCH_TIME_LIMIT_MS, options.fts === true);
   const rows = sqlite(
     deadline,
     () =>
@@ -274,7 +350,7 @@ export function matchesInDocument(db: Database, query: string, documentRow: numb
   const pages = db.prepare("SELECT number, label, char_start, char_end FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number").all(documentRow) as PageOffsets[];
   const found = new Map<string, PageMatch>();
   for (const row of rows) {
-    for (const [s, e] of markedSpans(row.marked)) {
+    for (const [s, e] of markedSpans(cjk.length ? markPatterns(row.marked, cjk) : row.marked)) {
       if (s < row.prefix_chars) continue;
       const start = documentOffset(row, s);
       const end = documentOffset(row, e);
@@ -330,7 +406,7 @@ function chunkFilters(options: SearchOptions): { sql: string[]; params: Record<s
   return { sql, params };
 }
 
-type HitChunk = ChunkOffsets & { id: string; chunk_index: number; page_start: number; page_end: number; document_row: number; document_id: string | null; uri: string; title: string | null };
+type HitChunk = ChunkOffsets & { id: string; chunk_index: number; page_start: number; page_end: number; document_row: number; document_id: string | null; uri: string; path: string | null; title: string | null };
 
 interface ChunkOffsets {
   char_start: number;
@@ -402,7 +478,15 @@ function sqlite<T>(deadline: Deadline, run: () => T): T {
       );
     }
     const message = (err as Error).message;
-    if (/fts5|syntax error|unterminated|malformed MATCH/i.test(message)) throw new QueryError("index_error", `the full-text index could not read this query (${message})`);
+    if (/fts5|syntax error|unterminated|malformed MATCH|no such column/i.test(message)) {
+      if (deadline.raw) {
+        throw new QueryError(
+          "fts_syntax",
+          `FTS5 cannot read this query (${message}): see its syntax at https://www.sqlite.org/fts5.html#full_text_query_syntax (the columns are text, title and cjk), or leave out --fts to search words, "phrases", prefix* and AND/OR/NOT`,
+        );
+      }
+      throw new QueryError("index_error", `the full-text index could not read this query (${message})`);
+    }
     throw err;
   }
 }

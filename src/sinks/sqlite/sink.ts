@@ -1,11 +1,12 @@
+import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import { isStorageError, outputError } from "../../core/output-error.js";
-import { ensureFolder } from "../../core/output-folder.js";
+import { checkWritable, ensureFolder } from "../../core/output-folder.js";
 import { defineSink } from "../../core/plugin.js";
-import { prepareArchive } from "./archive-schema.js";
+import { prepareArchive, tableExists } from "./archive-schema.js";
 import { ArchiveWriter } from "./archive-writer.js";
-import { documentRows } from "./document-rows.js";
+import { ARCHIVE_SCHEMA_VERSION, documentRows } from "./document-rows.js";
 
 const options = z.strictObject({
   path: z.string().min(1).default("out/archive.sqlite").describe("The SQLite file to write (created when missing), relative to the pipeline file."),
@@ -43,6 +44,26 @@ export default defineSink({
   options,
   writesFiles: (opts, baseDir) => [{ path: resolve(baseDir, opts.path), option: "path" }],
   examples: [{ path: "out/archive.sqlite" }, { path: "/srv/archive/contracts.sqlite", stemming: "porter", trigram: true, prune: true }],
+  async probe(opts, context) {
+    const target = resolve(context.baseDir, opts.path);
+    await checkWritable(target, "file", opts.path);
+    if (!existsSync(target)) return `${opts.path} can be created`;
+    const { default: Database } = await import("better-sqlite3");
+    let db: InstanceType<typeof Database> | undefined;
+    try {
+      db = new Database(target, { readonly: true, fileMustExist: true });
+      const stored = tableExists(db, "archive_meta") ? (db.prepare("SELECT value FROM archive_meta WHERE key = 'schema_version'").get() as { value: string } | undefined)?.value : undefined;
+      if (stored !== undefined && Number(stored) > ARCHIVE_SCHEMA_VERSION) {
+        throw new Error(`${opts.path} has archive schema version ${stored}, newer than this pagestream's ${ARCHIVE_SCHEMA_VERSION}: run a newer pagestream, or write to a new file`);
+      }
+      return `${opts.path} can be written (${stored === undefined ? "no archive in it yet" : `archive schema ${stored}${Number(stored) < ARCHIVE_SCHEMA_VERSION ? `, brought to ${ARCHIVE_SCHEMA_VERSION} by the next run` : ""}`})`;
+    } catch (err) {
+      if (/^SQLITE_(NOTADB|CORRUPT)/.test((err as { code?: string }).code ?? "")) throw new Error(`${opts.path} is not an SQLite archive: ${(err as Error).message}`);
+      throw err;
+    } finally {
+      db?.close();
+    }
+  },
   async create(opts, context) {
     const target = resolve(context.baseDir, opts.path);
     await ensureFolder(dirname(target));

@@ -15,6 +15,24 @@ import { listObjects, type ListedObject } from "./listing.js";
 import { readObject, type ObjectLimits } from "./object-reading.js";
 import type { S3SourceOptions } from "./source.js";
 
+/**
+ * For `validate --env`: lists one key under the prefix, as a run does before its first document,
+ * and says what it found; the client is closed after. Throws the run's own error (a bucket that
+ * does not exist, credentials refused, an endpoint that does not answer).
+ */
+export async function probeBucket(opts: S3SourceOptions): Promise<string> {
+  const { client, where } = bucketClient(opts);
+  const prefix = opts.prefix && !opts.prefix.endsWith("/") ? opts.prefix + "/" : (opts.prefix ?? "");
+  try {
+    const probe = await client.send(new ListObjectsV2Command({ Bucket: opts.bucket, Prefix: prefix || undefined, MaxKeys: 1 }));
+    return `s3://${opts.bucket}/${prefix} can be listed at ${where}${probe.KeyCount ? "" : " (it holds no objects)"}`;
+  } catch (err) {
+    throw bucketError(err, opts.bucket, where);
+  } finally {
+    client.destroy();
+  }
+}
+
 export async function openBucket(opts: S3SourceOptions, context: SourceContext): Promise<Source> {
   const { client, where } = bucketClient(opts);
   const bucket = opts.bucket;
@@ -37,7 +55,7 @@ export async function openBucket(opts: S3SourceOptions, context: SourceContext):
   const listing = { bucket, prefix, pageSize: opts.page_size, filter: pathFilter(opts), where };
   return {
     async *list() {
-      for await (const object of listObjects(client, listing)) yield objectItem(bucket, object);
+      for await (const object of listObjects(client, listing)) yield objectItem(bucket, prefix, object);
     },
     async read(item) {
       const key = item.key;
@@ -49,12 +67,13 @@ export async function openBucket(opts: S3SourceOptions, context: SourceContext):
   };
 }
 
-/** A listed object as data: its key is what a worker downloads with its own client. */
-function objectItem(bucket: string, object: ListedObject): SourceItem {
+/** A listed object as data: its key is what a worker downloads with its own client; `path` is the key under the prefix. */
+function objectItem(bucket: string, prefix: string, object: ListedObject): SourceItem {
   const mtimeMs = object.lastModified?.getTime() ?? 0;
   return {
     uri: `s3://${bucket}/${object.key}`,
     key: object.key,
+    path: object.key.slice(prefix.length),
     size: object.size,
     mtimeMs,
     // A store that gives no ETag still gives size and time.

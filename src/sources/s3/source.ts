@@ -72,6 +72,10 @@ export default defineSource({
     { bucket: "acme-archive", prefix: "invoices/2026", region: "eu-west-1" },
     { bucket: "scans", endpoint: "http://localhost:9000", profile: "${MINIO_PROFILE}", exclude: ["**/drafts/**"] },
   ],
+  async probe(opts) {
+    const { probeBucket } = await import("./bucket.js");
+    return probeBucket(opts);
+  },
   async create(opts, context) {
     const { openBucket } = await import("./bucket.js");
     return openBucket(opts, context);

@@ -1,8 +1,10 @@
 /**
- * Chunk ids: UUIDv5 (RFC 9562 §5.5, SHA-1 name-based) of `<document sha256>:<chunk index>` in
- * pagestream's own namespace, so a re-run over the same file gives the same ids, and vector
- * stores that need UUIDs (Qdrant) take them as they are. The same file under two names gives
- * the same ids: it is the same content.
+ * Chunk ids: UUIDv5 (RFC 9562 §5.5, SHA-1 name-based) of `<document sha256>:<chunk index>:<uri>`
+ * in pagestream's own namespace, so a re-run over the same file gives the same ids, and vector
+ * stores that need UUIDs (Qdrant) take them as they are. The uri is part of the name: two
+ * copies of one file are two documents, each with ids of its own, so a batch holding both
+ * never repeats an id (Chroma refuses such a batch; Qdrant and Pinecone would silently keep one
+ * copy), and deleting one copy withdraws only its own chunks.
  */
 import { createHash } from "node:crypto";
 
@@ -11,8 +13,8 @@ export const CHUNK_ID_NAMESPACE = "725192a0-e57e-4d04-b209-5916e6ce43db";
 
 const NAMESPACE_BYTES = uuidBytes(CHUNK_ID_NAMESPACE);
 
-export function chunkId(documentId: string, index: number): string {
-  return uuidV5(`${documentId}:${index}`, NAMESPACE_BYTES);
+export function chunkId(documentId: string, uri: string, index: number): string {
+  return uuidV5(`${documentId}:${index}:${uri}`, NAMESPACE_BYTES);
 }
 
 export function uuidV5(name: string, namespace: string | Buffer): string {

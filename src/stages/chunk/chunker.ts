@@ -35,7 +35,7 @@ export function chunkDocument(input: ChunkInput, limits: ChunkLimits, tokenizer:
     const spanned = input.pages.filter((p) => p.number >= pageStart && p.number <= pageEnd);
     return {
       type: "chunk",
-      id: chunkId(input.documentId, index),
+      id: chunkId(input.documentId, input.uri, index),
       documentId: input.documentId,
       uri: input.uri,
       index,

@@ -47,6 +47,8 @@ export type ChunkOptions = z.output<typeof options>;
 
 export default defineStage({
   type: "chunk",
+  // 2: chunk ids name the uri too, so two copies of one file have ids of their own.
+  version: 2,
   producesChunks: true,
   summary: "Cuts each document's text into token-counted chunks for embedding, at headings, paragraphs, sentences or words, in that order of preference.",
   options,
