@@ -43,15 +43,15 @@ export async function localReference(tmp: string): Promise<ReturnType<typeof out
   return outputs(join(tmp, "local"));
 }
 
-/** A pipeline over `../in` with the gate before the cleaning stages; `queue` is YAML for the queue: key. */
-export async function writePipeline(dir: string, options: { gateDir: string; hold?: string; queue?: string; top?: string; chunkTokens?: number }): Promise<string> {
+/** A pipeline over `../in` (or `input`) with the gate before the cleaning stages; `queue` is YAML for the queue: key. */
+export async function writePipeline(dir: string, options: { gateDir: string; hold?: string; queue?: string; top?: string; chunkTokens?: number; input?: string }): Promise<string> {
   await mkdir(dir, { recursive: true });
   const file = join(dir, "pipeline.yaml");
   await writeFile(
     file,
     (options.top ?? "") +
       (options.queue ? `queue: ${options.queue}\n` : "") +
-      `source: { type: ${RECORDING_SOURCE}, path: ../in, read_log: ${join(dir, "reads.log")} }\n` +
+      `source: { type: ${RECORDING_SOURCE}, path: ${options.input ?? "../in"}, read_log: ${join(dir, "reads.log")} }\n` +
       `stages: [{ type: extract }, { type: ${GATE_STAGE}, hold: "${options.hold ?? "held"}", dir: ${options.gateDir} }, { type: flag-scans }, { type: strip-furniture }, { type: dehyphenate }, { type: chunk, max_tokens: ${options.chunkTokens ?? 128}, overlap_tokens: 16 }]\n` +
       "sinks:\n  - { type: jsonl, path: out/chunks.jsonl }\n  - { type: sqlite, path: out/archive.sqlite }\n",
   );
@@ -65,9 +65,14 @@ export interface Started {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
+/** Every process `pagestream()` started, so a test that fails midway leaves none running (`stopAll`). */
+const running = new Set<ChildProcess>();
+
 /** `pagestream …` as its own process. */
 export function pagestream(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Started {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let stdout = "";
   let stderr = "";
   child.stdout!.setEncoding("utf8").on("data", (t: string) => (stdout += t));
@@ -124,4 +129,11 @@ export function outputs(dir: string) {
   } finally {
     db.close();
   }
+}
+
+/** Kills (SIGKILL) whatever `pagestream()` started that is still running: for afterAll. */
+export async function stopAll(): Promise<void> {
+  const exits = [...running].map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once("exit", resolve))));
+  for (const child of running) child.kill("SIGKILL");
+  await Promise.all(exits);
 }

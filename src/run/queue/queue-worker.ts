@@ -166,8 +166,15 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ doc
   clearInterval(beat);
   watch.stop();
   const within = (work: Promise<unknown>, ms: number) => Promise.race([work.catch(() => {}), new Promise((r) => setTimeout(r, ms).unref())]);
-  if (failure) {
-    // Refused or cut off: nothing more can be given back; jobs in flight go back to the queue when their locks lapse.
+  if (failure && failure === refusal) {
+    // Refused: closed gently, so that a job the worker fetched meanwhile goes through the
+    // processor too and is put back (a forced close would leave it active, in nobody's hands,
+    // until its lock lapsed).
+    await within(worker.close(), options.shutdownSeconds * 1000);
+    pool.kill();
+    await within(worker.close(true), CLOSE_WAIT_MS);
+  } else if (failure) {
+    // Cut off from Redis: nothing more can be given back; jobs in flight go back to the queue when their locks lapse.
     pool.kill();
     await within(worker.close(true), CLOSE_WAIT_MS);
   } else {

@@ -9,7 +9,7 @@ import { readFile, rm, writeFile, mkdtemp, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyInputs, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, writePipeline, type Started } from "../../helpers/queue-runs.js";
+import { copyInputs, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, stopAll, writePipeline, type Started } from "../../helpers/queue-runs.js";
 import { startRedis, type RedisServer } from "../../helpers/redis-server.js";
 
 /** Short BullMQ intervals, so a lost worker's job comes back in seconds (not so short that a worker starved of CPU on a loaded machine loses its lock). */
@@ -61,6 +61,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopAll();
   await redis?.stop();
   await rm(tmp, { recursive: true, force: true });
 });

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyInputs, localReference, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, writePipeline } from "../../helpers/queue-runs.js";
+import { copyInputs, localReference, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, stopAll, writePipeline } from "../../helpers/queue-runs.js";
 import { startRedis, type RedisServer } from "../../helpers/redis-server.js";
 
 let tmp: string;
@@ -25,6 +25,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopAll();
   for (const server of servers) await server.stop();
   await rm(tmp, { recursive: true, force: true });
 });
