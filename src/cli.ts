@@ -93,7 +93,7 @@ program
   .command("validate")
   .description("Check a pipeline file and print every problem with its line and column.")
   .argument("[pipeline]", "pipeline file", "pipeline.yaml")
-  .option("--env", "also check what the pipeline will use, changing nothing: the source folder can be read (or the bucket listed), the sinks' files and the run folder can be written")
+  .option("--env", "also check what the pipeline will use, changing nothing: the source folder can be read (or the bucket listed), the sinks' files and the run folder can be written, the queue's Redis answers")
   .action(async (pipeline: string, opts: import("./cli/validate-command.js").ValidateFlags) => {
     const { validateCommand } = await import("./cli/validate-command.js");
     process.exitCode = await validateCommand(pipeline, opts);
