@@ -154,6 +154,7 @@ export default defineSink({
           // Fold the write-ahead log into the database file: the archive is one file at rest.
           db.pragma("wal_checkpoint(TRUNCATE)");
         } finally {
+          writer.close();
           db.close();
         }
       },
@@ -161,6 +162,7 @@ export default defineSink({
         // Committed batches hold whole documents; the open one is dropped whole.
         clearTimeout(timer);
         if (db.open && db.inTransaction) db.exec("ROLLBACK");
+        writer.close();
         if (db.open) db.close();
       },
     };
