@@ -151,6 +151,24 @@ export function ftsTokenizer(settings: IndexSettings): string {
   return settings.stemming === "porter" ? "porter unicode61 remove_diacritics 2" : "unicode61 remove_diacritics 2";
 }
 
+/** The full-text index as schema `version` declares it: text and title (1–4), cjk too (5), prefix indexes (6). */
+function fullTextSql(version: number, tokenize: string): string {
+  return indexSql(FTS_TABLE, version >= 5 ? FTS_COLUMNS : ["text", "title"], tokenize, version >= 6 ? FTS_PREFIX_LENGTHS : []);
+}
+
+function trigramSql(): string {
+  return indexSql(TRIGRAM_TABLE, ["text"], "trigram remove_diacritics 1");
+}
+
+/**
+ * The statements that make the full-text tables and their triggers of an archive of schema
+ * `version` with tokenizer `tokenize`, and its trigram index when `trigram`: what an archive
+ * from elsewhere is compared with (fts-tables-check.ts).
+ */
+export function fullTextDeclarations(version: number, tokenize: string, trigram: boolean): string {
+  return fullTextSql(version, tokenize) + (trigram ? trigramSql() : "");
+}
+
 /** An external-content FTS5 table over `chunks`, and the triggers that keep it in step. */
 function indexSql(table: string, columns: string[], tokenize: string, prefix: readonly number[] = []): string {
   const cols = columns.join(", ");
@@ -201,9 +219,7 @@ export function prepareArchive(db: Database, settings: IndexSettings): { changes
     const setMeta = (key: string, value: string) => db.prepare("INSERT INTO archive_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(key, value);
     const stored = meta("schema_version");
     const version = stored === undefined ? undefined : Number(stored);
-    if (version !== undefined && version > ARCHIVE_SCHEMA_VERSION) {
-      throw new Error(`the archive has schema version ${version}, newer than this pagestream's ${ARCHIVE_SCHEMA_VERSION}: run a newer pagestream, or write to a new file`);
-    }
+    if (version !== undefined && version > ARCHIVE_SCHEMA_VERSION) throw new Error(newerSchema(version));
     if (version !== undefined) {
       for (let v = version; v < ARCHIVE_SCHEMA_VERSION; v++) {
         const step = ARCHIVE_MIGRATIONS[v - 1]!;
@@ -219,13 +235,13 @@ export function prepareArchive(db: Database, settings: IndexSettings): { changes
     if (meta("fts_tokenize") !== tokenize || !tableExists(db, FTS_TABLE)) {
       if (tableExists(db, FTS_TABLE)) changed.push(`full-text index (tokenizer now ${tokenize})`);
       else if (version !== undefined) changed.push("full-text index");
-      db.exec(dropIndexSql(FTS_TABLE) + indexSql(FTS_TABLE, FTS_COLUMNS, tokenize, FTS_PREFIX_LENGTHS));
+      db.exec(dropIndexSql(FTS_TABLE) + fullTextSql(ARCHIVE_SCHEMA_VERSION, tokenize));
       setMeta("fts_tokenize", tokenize);
       // The bounds count the index's tokens: a new tokenizer makes other ones.
       rebuildImpacts(db, tokenize);
     }
     if (settings.trigram && !tableExists(db, TRIGRAM_TABLE)) {
-      db.exec(indexSql(TRIGRAM_TABLE, ["text"], "trigram remove_diacritics 1"));
+      db.exec(trigramSql());
       changed.push("trigram index (built)");
     } else if (!settings.trigram && tableExists(db, TRIGRAM_TABLE)) {
       db.exec(dropIndexSql(TRIGRAM_TABLE));
@@ -234,6 +250,11 @@ export function prepareArchive(db: Database, settings: IndexSettings): { changes
   })();
   const archiveId = (db.prepare("SELECT value FROM archive_meta WHERE key = 'archive_id'").get() as { value: string }).value;
   return { changes: changed, archiveId };
+}
+
+/** Why an archive of a schema `version` newer than this pagestream's is not written or read. */
+export function newerSchema(version: number): string {
+  return `the archive has schema version ${version}, newer than this pagestream's ${ARCHIVE_SCHEMA_VERSION}: run a newer pagestream, or write to a new file`;
 }
 
 export function tableExists(db: Database, name: string): boolean {
