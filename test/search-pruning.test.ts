@@ -13,8 +13,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChunkRecord, DocumentResult, PageRecord } from "../src/core/records.js";
 import { emptySummary } from "../src/run/delivery.js";
-import { FtsTokens } from "../src/sinks/sqlite/fts-tokens.js";
+import { asciiRowTokens, FtsTokens } from "../src/sinks/sqlite/fts-tokens.js";
 import { alternativePhrases, parseQuery, prefixLengths } from "../src/sinks/sqlite/fts-query.js";
+import { readVarints } from "../src/sinks/sqlite/sqlite-varints.js";
 import { searchArchive, type SearchOptions } from "../src/sinks/sqlite/search.js";
 import sqlite from "../src/sinks/sqlite/sink.js";
 import { addPoint, MAX_POINTS } from "../src/sinks/sqlite/term-impacts.js";
@@ -252,6 +253,34 @@ describe("the bounds' pieces", () => {
     expect(row).toEqual({ length: 6, weighted: new Map([["berth", 3.5]]) });
     porter.close();
     expect(() => new FtsTokens(withBounds, "unicode61'); DROP TABLE t; --", [1])).toThrow("unknown full-text tokenizer");
+  });
+
+  it("counts ASCII text as unicode61 does, and only when FTS5 counted as many tokens", () => {
+    const plain = new FtsTokens(withBounds, "unicode61 remove_diacritics 2", [1, 0.5, 1]);
+    const rows = [
+      ["Berth_7's BERTH berth-7, 7 o'clock: e-mail e mail", "Berth Notice", ""],
+      ["\tTABS\nand\rnewlines ~!@#$%^&*()[]{}|\\;:'\",<.>/? tabs", "", ""],
+      [`${"x".repeat(40_000)} ${"x".repeat(32_768)}y`, "long", ""],
+    ];
+    for (const row of rows) {
+      const [scratch] = plain.count([row], 1);
+      // The counts FTS5 records a column: what the in-memory table's docsize holds, as the archive's does.
+      const perColumn = row.map((text) => plain.count([[text, "", ""]], 1)[0]!.length);
+      expect(asciiRowTokens(row, [1, 0.5, 1], 1, perColumn)).toEqual(scratch);
+    }
+    expect(asciiRowTokens(["café", "", ""], [1, 0.5, 1], 1, [1, 0, 0])).toBeUndefined(); // not ASCII: counted by FTS5
+    expect(asciiRowTokens(["a b", "", ""], [1, 0.5, 1], 1, [3, 0, 0])).toBeUndefined(); // FTS5 counted otherwise
+    // Every chunk of the generated archive, with the counts its index recorded, as the writer reads them.
+    const chunks = withBounds.prepare("SELECT c.text, c.title, c.cjk, d.sz FROM chunks c JOIN chunks_fts_docsize d ON d.id = c.seq").raw().all() as [string, string, string, Buffer][];
+    let ascii = 0;
+    for (const [text, title, cjk, size] of chunks) {
+      const fast = asciiRowTokens([text, title, cjk], [1, 0.5, 1], 2, readVarints(size, 3));
+      if (!fast) continue;
+      ascii++;
+      expect(fast).toEqual(plain.count([[text, title, cjk]], 2)[0]);
+    }
+    expect(ascii).toBeGreaterThan(chunks.length * 0.9);
+    plain.close();
   });
 
   it("bounds only queries whose matches can hold a single phrase: OR, NOT, not AND", () => {

@@ -4,6 +4,11 @@
  * fts5vocab. The ranking bounds (term-impacts.ts) must count the very tokens the archive's index
  * holds: a tokenizer rewritten in JavaScript would differ on some letter (case folding,
  * diacritics, the Porter stemmer), and a bound that undercounts one gives wrong hits.
+ *
+ * One case is short enough to write out (asciiRowTokens): ASCII text without stemming, where
+ * unicode61 keeps [0-9A-Za-z] and folds A-Z to lower case (fts5_unicode2.c's aAsciiTokenChar).
+ * Reading fts5vocab costs ~70 µs a chunk, this a few; its counts are taken only when each
+ * column's number of tokens is the one FTS5 itself recorded for the row.
  */
 import type { Database, Statement } from "better-sqlite3";
 import { readVarints } from "./sqlite-varints.js";
@@ -16,6 +21,38 @@ export interface RowTokens {
   length: number;
   /** The row's tokens whose occurrences, weighted by column as bm25 weighs them, reach the minimum asked for. */
   weighted: Map<string, number>;
+}
+
+/** Longest term FTS5 indexes, in bytes (FTS5_MAX_TOKEN_SIZE): a longer token is cut there. */
+const MAX_TOKEN_BYTES = 32_768;
+const ASCII = /^[\x00-\x7f]*$/;
+/** What separates unicode61's tokens in lower-cased ASCII text. */
+const ASCII_SEPARATORS = /[^0-9a-z]+/;
+
+/**
+ * The tokens of a row of ASCII text (one text a column) as `unicode61 remove_diacritics 2`
+ * makes them, with those weighing at least `minWeighted`; undefined when a text is not ASCII, or
+ * when the tokens counted in a column are not `indexed[column]`, FTS5's own count for the row.
+ */
+export function asciiRowTokens(row: readonly string[], weights: readonly number[], minWeighted: number, indexed: readonly number[]): RowTokens | undefined {
+  const weighted = new Map<string, number>();
+  let length = 0;
+  for (let column = 0; column < weights.length; column++) {
+    const text = row[column] ?? "";
+    if (!ASCII.test(text)) return undefined;
+    let count = 0;
+    // toLowerCase folds ASCII text's A-Z only, as unicode61 does.
+    for (const token of text.toLowerCase().split(ASCII_SEPARATORS)) {
+      if (!token) continue;
+      const term = token.slice(0, MAX_TOKEN_BYTES);
+      weighted.set(term, (weighted.get(term) ?? 0) + weights[column]!);
+      count++;
+    }
+    if (count !== indexed[column]) return undefined;
+    length += count;
+  }
+  for (const [term, weight] of weighted) if (weight < minWeighted) weighted.delete(term);
+  return { length, weighted };
 }
 
 export class FtsTokens {

@@ -15,7 +15,8 @@
  * time, never a hit.
  */
 import type { Database, Statement } from "better-sqlite3";
-import { FtsTokens } from "./fts-tokens.js";
+import { asciiRowTokens, FTS_TOKENIZERS, FtsTokens, type RowTokens } from "./fts-tokens.js";
+import { readVarints } from "./sqlite-varints.js";
 
 export const BLOCK_SIZE = 128;
 /** Weighted occurrences at and above which a term is recorded (the weights are multiples of 0.5). */
@@ -73,12 +74,15 @@ export function addPoint(points: readonly ImpactPoint[], point: ImpactPoint): Im
 
 export class ImpactWriter {
   private readonly tokens: FtsTokens;
+  /** FTS5's record of a row's tokens a column, when ASCII text can be counted without it (no stemming). */
+  private readonly docsize: Statement<[number], Buffer | undefined> | undefined;
   private readonly blockMin: Statement;
   private readonly readPoints: Statement<[string, number], string | undefined>;
   private readonly writePoints: Statement;
 
   constructor(db: Database, tokenize: string) {
     this.tokens = new FtsTokens(db, tokenize, FTS_WEIGHTS);
+    this.docsize = tokenize === FTS_TOKENIZERS[0] ? db.prepare<[number], Buffer | undefined>("SELECT sz FROM chunks_fts_docsize WHERE id = ?").pluck() : undefined;
     this.blockMin = db.prepare(
       "INSERT INTO impact_blocks (block, min_length) VALUES (?, ?) ON CONFLICT (block) DO UPDATE SET min_length = min(min_length, excluded.min_length)",
     );
@@ -86,12 +90,15 @@ export class ImpactWriter {
     this.writePoints = db.prepare("INSERT INTO term_impacts (term, block, impacts) VALUES (?, ?, ?) ON CONFLICT (term, block) DO UPDATE SET impacts = excluded.impacts");
   }
 
-  /** Records the bounds of chunk rows just written (inside the caller's transaction). */
+  /** Records the bounds of chunk rows just written to the archive and its index (inside the caller's transaction). */
   add(chunks: readonly ImpactChunk[]): void {
-    const counts = this.tokens.count(
-      chunks.map((c) => [c.text, c.title, c.cjk]),
-      RECORDED_WEIGHT,
-    );
+    const rows = chunks.map((c) => [c.text, c.title, c.cjk]);
+    const counts: (RowTokens | undefined)[] = rows.map((row, i) => {
+      const size = this.docsize?.get(chunks[i]!.seq);
+      return size && asciiRowTokens(row, FTS_WEIGHTS, RECORDED_WEIGHT, readVarints(size, FTS_WEIGHTS.length));
+    });
+    const rest = counts.flatMap((c, i) => (c ? [] : [i]));
+    this.tokens.count(rest.map((i) => rows[i]!), RECORDED_WEIGHT).forEach((c, k) => (counts[rest[k]!] = c));
     const shortest = new Map<number, number>();
     const points = new Map<string, { term: string; block: number; points: ImpactPoint[] }>();
     chunks.forEach((chunk, i) => {
