@@ -236,8 +236,10 @@ function markedTexts(db: Database, table: string, match: string, pickPass: boole
   const columns = `${table}.rowid AS seq, highlight(${table}, 0, char(1), char(2)) AS marked, snippet(${table}, 0, char(1), char(2), '…', ${SNIPPET_TOKENS}) AS snippet`;
   type Row = { seq: number; marked: string; snippet: string };
   if (pickPass) {
-    deadline.pick = new Set(seqs);
-    const rows = sqlite(deadline, () => statement(db, `SELECT ${columns} FROM ${table} WHERE ${table} MATCH @match AND ${PICK_FUNCTION}(${table}.rowid)`).all({ match }) as Row[]);
+    // The ranked rows are a list SQLite tests each match against (rowid + 0: FTS5 is not handed it).
+    const rows = sqlite(deadline, () =>
+      statement(db, `SELECT ${columns} FROM ${table} WHERE ${table} MATCH @match AND ${table}.rowid + 0 IN (SELECT value FROM json_each(@seqs)) AND ${DEADLINE_CHECK}`).all({ match, seqs: JSON.stringify(seqs) }) as Row[],
+    );
     const bySeq = new Map(rows.map((r) => [r.seq, r]));
     return (seq) => bySeq.get(seq)!;
   }
@@ -371,7 +373,6 @@ function snippetAround(marked: string): string | undefined {
 export const SEARCH_TIME_LIMIT_MS = 3_000;
 
 const DEADLINE_FUNCTION = "pagestream_deadline";
-const PICK_FUNCTION = "pagestream_pick";
 /**
  * The deadline as a statement asks it: about one match in 256 (calling into JavaScript and
  * reading the clock at every match cost a tenth of a common word's ranking). At ~1 µs a match
@@ -385,8 +386,6 @@ interface Deadline {
   limitMs: number;
   /** Throws once the deadline has passed: asked between a search's statements. */
   check(): void;
-  /** The rowids the pick pass keeps. */
-  pick: ReadonlySet<number>;
   /** The query is FTS5's own syntax (`--fts`): its complaints are the user's to fix. */
   raw: boolean;
 }
@@ -394,9 +393,9 @@ interface Deadline {
 const deadlines = new WeakMap<Database, Deadline>();
 
 /**
- * Arms the time limit of one search on this connection: SQL functions the search's statements
- * call at every match throw once it has passed (better-sqlite3 has no progress handler or
- * interrupt; a function that throws ends the statement at once).
+ * Arms the time limit of one search on this connection: the SQL function its statements call as
+ * matches go by (DEADLINE_CHECK) throws once it has passed (better-sqlite3 has no progress
+ * handler or interrupt; a function that throws ends the statement at once).
  */
 function startDeadline(db: Database, limitMs: number, raw = false): Deadline {
   let deadline = deadlines.get(db);
@@ -404,20 +403,14 @@ function startDeadline(db: Database, limitMs: number, raw = false): Deadline {
     const state: Deadline = {
       at: Infinity,
       limitMs,
-      pick: new Set(),
       raw,
       check() {
         if (performance.now() >= state.at) throw new SearchTimeout();
       },
     };
-    const check = () => state.check();
     db.function(DEADLINE_FUNCTION, { deterministic: false }, () => {
-      check();
+      state.check();
       return 1;
-    });
-    db.function(PICK_FUNCTION, { deterministic: false }, (seq: unknown) => {
-      check();
-      return state.pick.has(Number(seq)) ? 1 : 0;
     });
     deadlines.set(db, state);
     deadline = state;
