@@ -20,6 +20,7 @@ import { createHash } from "node:crypto";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { findPerfCorpus } from "./perf-corpus.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const benchDir = join(root, "bench");
@@ -41,7 +42,7 @@ const SCALE_CONCURRENCY = 2;
 const BASE_COPIES = Number(process.env.PAGESTREAM_BENCH_COPIES ?? 3);
 
 // ---------------------------------------------------------------------------------- inputs
-const corpus = findCorpus();
+const corpus = findPerfCorpus(root);
 if (!corpus.dir) {
   console.log(
     `bench: perf corpus not found, nothing measured.\n` +
@@ -599,21 +600,6 @@ async function pdftotextRun() {
     rmSync(out, { force: true });
   }
   return { wall, cpu, rssKiB, pages, selfSeconds: null };
-}
-
-function findCorpus() {
-  const env = process.env.PAGESTREAM_BENCH_CORPUS;
-  const candidates = env
-    ? [resolve(env), join(resolve(env), "perf"), join(resolve(env), "corpus", "perf")]
-    : [join(root, "..", "shared", "corpus", "perf")];
-  const hasPdfs = (d) => {
-    try {
-      return statSync(d).isDirectory() && readdirSync(d).some((f) => /\.pdf$/i.test(f));
-    } catch {
-      return false;
-    }
-  };
-  return { dir: candidates.find(hasPdfs), tried: candidates };
 }
 
 function findRawScript(corpusDir) {

@@ -9,8 +9,9 @@
 // Not bundled: what has native code or files of its own to find (pdf.js with its fonts and
 // CMaps, better-sqlite3, @napi-rs/canvas), what is large and loaded only by the components
 // that need it (the AWS SDK, gpt-tokenizer's encodings, the English word list, chokidar), and
-// pino, whose transports start worker threads from its own files, and fastify (`pagestream
-// serve` only), whose schema compilers write code that requires their own runtime files.
+// pino, whose transports start worker threads from its own files, fastify (`pagestream
+// serve` only), whose schema compilers write code that requires their own runtime files, and
+// bullmq with ioredis (the queue commands only; bullmq's msgpackr looks for a native addon).
 import { build } from "esbuild";
 import { chmod, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -75,6 +76,8 @@ await build({
     "chokidar",
     "pino",
     "fastify",
+    "bullmq",
+    "ioredis",
   ],
   plugins: [rxjsAsModules, zodEnglishOnly],
   // Bundled CommonJS (commander) calls require() for node's own modules.

@@ -37,9 +37,34 @@ program
   .option("--progress-every <n>", "documents between progress log lines when there is no live line", positiveInt, 100)
   .addOption(new Option("--log-level <level>", "least severe log records to print").choices(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"))
   .addOption(new Option("--log-format <format>", "text lines (pagestream: …), or json: one pino record per line, for log collectors").choices(["text", "json"]).default("text"))
+  .option("--queue <url>", "coordinate a distributed run: documents go to `pagestream worker`s through this Redis (redis://host:6379, rediss:// for TLS; overrides queue.url)")
   .action(async (pipeline: string, opts: import("./cli/run-command.js").RunFlags) => {
     const { runCommand } = await import("./cli/run-command.js");
     process.exitCode = await runCommand(pipeline, opts);
+  });
+
+program
+  .command("worker")
+  .description("Process the documents of a distributed run: take jobs from the queue a `pagestream run --queue` coordinator fills, in the same sandbox as a local run, until SIGINT/SIGTERM.")
+  .argument("[pipeline]", "pipeline file (the coordinator's: the same stages, options and limits)", "pipeline.yaml")
+  .option("--queue <url>", "the coordinator's Redis (redis://host:6379, rediss:// for TLS; overrides queue.url)")
+  .option("--concurrency <n>", "documents at once, each in an extraction process of its own (default: the pipeline's concurrency, else one per CPU core)", positiveInt)
+  .addOption(new Option("--log-level <level>", "least severe log records to print").choices(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"))
+  .addOption(new Option("--log-format <format>", "text lines (pagestream: …), or json: one pino record per line, for log collectors").choices(["text", "json"]).default("text"))
+  .action(async (pipeline: string, opts: import("./cli/worker-command.js").WorkerFlags) => {
+    const { workerCommand } = await import("./cli/worker-command.js");
+    process.exitCode = await workerCommand(pipeline, opts);
+  });
+
+program
+  .command("status")
+  .description("Show a distributed run's fleet: jobs waiting, active, done and failed, the coordinator, the workers seen, pages/s.")
+  .argument("[pipeline]", "pipeline file, for its queue settings (optional)", "pipeline.yaml")
+  .option("--queue <url>", "the queue's Redis (redis://host:6379, rediss:// for TLS; overrides queue.url)")
+  .option("--json", "print the status as JSON")
+  .action(async (pipeline: string, opts: import("./cli/status-command.js").StatusFlags) => {
+    const { statusCommand } = await import("./cli/status-command.js");
+    process.exitCode = await statusCommand(pipeline, opts);
   });
 
 program
@@ -68,7 +93,7 @@ program
   .command("validate")
   .description("Check a pipeline file and print every problem with its line and column.")
   .argument("[pipeline]", "pipeline file", "pipeline.yaml")
-  .option("--env", "also check what the pipeline will use, changing nothing: the source folder can be read (or the bucket listed), the sinks' files and the run folder can be written")
+  .option("--env", "also check what the pipeline will use, changing nothing: the source folder can be read (or the bucket listed), the sinks' files and the run folder can be written, the queue's Redis answers")
   .action(async (pipeline: string, opts: import("./cli/validate-command.js").ValidateFlags) => {
     const { validateCommand } = await import("./cli/validate-command.js");
     process.exitCode = await validateCommand(pipeline, opts);

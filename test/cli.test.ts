@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { flateBombPdf } from "../fixtures/hostile.mjs";
 import { tracedCli } from "./helpers/loaded-modules.js";
+import { startRedis } from "./helpers/redis-server.js";
 import { S3RVER_ENV, startS3Server } from "./helpers/s3-server.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -183,6 +184,25 @@ describe("pagestream validate --env", () => {
     } finally {
       await server.stop();
     }
+  });
+
+  it("asks the queue's Redis, when the file names one, for an answer: a real redis-server, then the same port with nothing on it; the password is never shown", async () => {
+    const redis = await startRedis({ password: "s3cret-pw" });
+    const dir = await mkdtemp(join(tmp, "env-queue-"));
+    await mkdir(join(dir, "inbox"));
+    await writeFile(join(dir, "p.yaml"), `queue: ${redis.url}\nsource: { type: folder, path: inbox }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n`);
+    try {
+      const up = cli(["validate", "p.yaml", "--env"], { cwd: dir });
+      expect([up.code, up.stderr]).toEqual([0, ""]);
+      expect(up.stdout).toContain(`  queue: Redis at redis://:***@127.0.0.1:${redis.port} answers`);
+      expect(up.stdout).not.toContain("s3cret-pw");
+    } finally {
+      await redis.stop();
+    }
+    const down = cli(["validate", "p.yaml", "--env"], { cwd: dir });
+    expect(down.code).toBe(2);
+    expect(down.stderr).toMatch(new RegExp(`^p\\.yaml: queue \\(redis\\): cannot reach the queue's Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${redis.port}: .*ECONNREFUSED`));
+    expect(down.stderr).not.toContain("s3cret-pw");
   });
 });
 

@@ -6,11 +6,15 @@
  * to finish, what is done is committed, the summary written, and the exit code is 130 / 143.
  * A second signal stops at once: the documents in flight are abandoned (the next run does
  * them), what was delivered is committed and the summary written; a third leaves immediately.
+ *
+ * With a queue (`--queue URL` or `queue:` in the file) the run is the coordinator of a
+ * distributed run: the same run, whose documents go to `pagestream worker`s through Redis.
  */
 import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
 import { emptySummary } from "../run/delivery.js";
 import { RunRefused } from "../run/run-refused.js";
-import { runPipeline, type StopReason } from "../run/run-pipeline.js";
+import { chooseQueue } from "../run/queue/queue-setting.js";
+import { runPipeline, type RunOptions, type StopReason } from "../run/run-pipeline.js";
 import type { RunSummary } from "../core/plugin.js";
 import { EXIT, SIGNAL_EXIT } from "../exit-codes.js";
 import { createLogger, type LogFormat, type LogLevel } from "./logger.js";
@@ -27,6 +31,8 @@ export interface RunFlags {
   progressEvery: number;
   logLevel: LogLevel;
   logFormat: LogFormat;
+  /** A Redis URL: the run is the coordinator of a distributed run (see `pagestream worker`). */
+  queue?: string;
 }
 
 export async function runCommand(path: string, flags: RunFlags): Promise<number> {
@@ -48,6 +54,30 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
   const warn = (message: string) => logger.warn(message);
 
   const live = emptySummary();
+  const chosen = chooseQueue(config.settings.queue, flags.queue);
+  if (!chosen.ok) {
+    process.stderr.write(`pagestream: ${chosen.problem}\n`);
+    return EXIT.usage;
+  }
+  let processor: RunOptions["processor"];
+  if (chosen.queue) {
+    const { address, options } = chosen.queue;
+    // Before the run folder is touched: a Redis that does not answer stops the run here.
+    const { checkReachable } = await import("../run/queue/redis-connection.js");
+    try {
+      await checkReachable(address);
+    } catch (err) {
+      process.stderr.write(`pagestream: ${(err as Error).message}\n`);
+      return EXIT.fatal;
+    }
+    processor = async (setup, identity) => {
+      const [{ QueueProcessor }, { queueIdentity }] = await Promise.all([import("../run/queue/queue-processor.js"), import("../run/queue/queue-job.js")]);
+      const queue = await QueueProcessor.open({ address, queue: options, identity: queueIdentity(identity, setup.needs), pipelineFile: path, summary: live, warn });
+      logger.info(`coordinator of the queue "${options.name}" at ${address.shown}: start workers with \`pagestream worker ${path} --queue …\``);
+      return queue;
+    };
+  }
+
   const progress = new Progress(() => live, status, logger, flags.progressEvery);
   const stop = new AbortController();
   const stopNow = new AbortController();
@@ -78,6 +108,7 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
       watch,
       reprocess: flags.reprocess === true,
       summary: live,
+      ...(processor ? { processor } : {}),
       events: {
         onStarted({ source }) {
           source.count?.(stop.signal).then(

@@ -2,6 +2,8 @@ import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
 import { checkEnvironment, formatEnvironmentIssue } from "../pipeline/environment-check.js";
 import { probeEnvironment } from "../pipeline/environment-probe.js";
 import { EXIT } from "../exit-codes.js";
+import type { PipelineConfig } from "../pipeline/config.js";
+import type { EnvironmentIssue } from "../pipeline/environment-check.js";
 
 export interface ValidateFlags {
   /** Also look at what the pipeline will use: the source, the outputs, the run folder (Vector's second phase). */
@@ -22,6 +24,7 @@ export async function validateCommand(path: string, flags: ValidateFlags = {}): 
   const { config } = result;
   const environment = await checkEnvironment(config, { baseDir: config.baseDir, warn: (m) => process.stderr.write(`pagestream: ${m}\n`) });
   const probed = flags.env ? await probeEnvironment(config, { baseDir: config.baseDir, warn: (m) => process.stderr.write(`pagestream: ${m}\n`) }) : undefined;
+  if (probed) await probeQueue(config, probed);
   const problems = [...environment, ...(probed?.issues ?? [])];
   if (problems.length) {
     for (const issue of problems) process.stderr.write(formatEnvironmentIssue(issue, path) + "\n");
@@ -37,4 +40,18 @@ export async function validateCommand(path: string, flags: ValidateFlags = {}): 
   }
   for (const line of probed?.found ?? []) process.stdout.write(`  ${line}\n`);
   return EXIT.ok;
+}
+
+/** With `queue:` in the file, its Redis must answer (the run would stop at once without it); the password is never shown. */
+async function probeQueue(config: PipelineConfig, probed: { found: string[]; issues: EnvironmentIssue[] }): Promise<void> {
+  const { chooseQueue } = await import("../run/queue/queue-setting.js");
+  const chosen = chooseQueue(config.settings.queue, undefined);
+  if (!chosen.ok || !chosen.queue) return;
+  const { checkReachable } = await import("../run/queue/redis-connection.js");
+  try {
+    await checkReachable(chosen.queue.address);
+    probed.found.push(`queue: Redis at ${chosen.queue.address.shown} answers`);
+  } catch (err) {
+    probed.issues.push({ path: "queue", type: "redis", message: (err as Error).message });
+  }
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { pipelineShape } from "./config.js";
+import { queueOptions } from "./queue-options.js";
 import type { AnySpec, ComponentKind } from "../core/plugin.js";
 import { builtinTypes, loadSpec } from "./registry.js";
 
@@ -48,12 +49,16 @@ interface OptionRow {
 
 function optionRows(schema: z.ZodObject): OptionRow[] {
   const json = z.toJSONSchema(schema, { target: "draft-7", io: "input", unrepresentable: "any" }) as {
-    properties?: Record<string, { type?: string; enum?: unknown[]; default?: unknown; description?: string; items?: { type?: string } }>;
+    properties?: Record<string, { type?: string; enum?: unknown[]; default?: unknown; description?: string; items?: { type?: string }; anyOf?: { type?: string }[] }>;
     required?: string[];
   };
   return Object.entries(json.properties ?? {}).map(([name, p]) => ({
     name,
-    type: p.enum ? p.enum.map((v) => JSON.stringify(v)).join(" \\| ") : p.type === "array" ? `${p.items?.type ?? "any"}[]` : (p.type ?? "any"),
+    type: p.enum
+      ? p.enum.map((v) => JSON.stringify(v)).join(" \\| ")
+      : p.type === "array"
+        ? `${p.items?.type ?? "any"}[]`
+        : (p.type ?? p.anyOf?.map((a) => a.type ?? "any").join(" \\| ") ?? "any"),
     default: p.default !== undefined ? "`" + JSON.stringify(p.default) + "`" : json.required?.includes(name) ? "required" : "",
     description: (p.description ?? "").replaceAll("|", "\\|"),
   }));
@@ -69,6 +74,7 @@ function table(rows: OptionRow[]): string {
 export async function configReference(): Promise<string> {
   const specs = await builtinSpecs();
   const parts: string[] = ["### Pipeline file", "", table(optionRows(pipelineShape.omit({ source: true, stages: true, sinks: true }))), ""];
+  parts.push("### Queue", "", "`queue:` (a distributed run; see [Many machines](#many-machines)): a Redis URL, or these settings.", "", table(optionRows(queueOptions)), "");
   const titles: Record<ComponentKind, string> = { source: "Sources", stage: "Stages", sink: "Sinks" };
   for (const kind of KINDS) {
     parts.push(`### ${titles[kind]}`, "");

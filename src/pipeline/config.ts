@@ -13,6 +13,7 @@ import { z } from "zod";
 import { expandEnvReferences } from "./env-references.js";
 import type { ComponentKind, PipelineFacts, Settled } from "../core/plugin.js";
 import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "./limits.js";
+import { queueSetting } from "./queue-options.js";
 import { loadSpec, type SpecOf } from "./registry.js";
 
 
@@ -62,6 +63,7 @@ export const pipelineShape = z.strictObject({
     .describe(
       "Folder (relative to the pipeline file) for the run state (run-state.sqlite: what is done, so the next run skips it), the run summary (run-summary.json) and the failed documents (failed.jsonl).",
     ),
+  queue: queueSetting.optional(),
   source: z.looseObject({ type: z.string().min(1) }).describe("Where the documents come from."),
   stages: z
     .array(z.looseObject({ type: z.string().min(1) }))
@@ -247,6 +249,13 @@ function asComponent(value: unknown): Record<string, unknown> | undefined {
 function reportZodIssues(zodIssues: readonly z.core.$ZodIssue[], prefix: (string | number)[], doc: Document, at: Reporter): void {
   for (const issue of zodIssues) {
     const path = [...prefix, ...(issue.path as (string | number)[])];
+    // A value that may take two shapes (`queue: URL` or `queue: { url, … }`): the problems of the
+    // shape it has, not "invalid input".
+    const branch = issue.code === "invalid_union" ? issue.errors.find((errors) => errors.length && !(errors.length === 1 && errors[0]!.code === "invalid_type" && errors[0]!.path.length === 0)) : undefined;
+    if (branch) {
+      reportZodIssues(branch, path, doc, at);
+      continue;
+    }
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         at(keyOffset(doc, path, key), pathText([...path, key]), `unknown option "${key}"${suggestion(key)}`);

@@ -10,6 +10,7 @@ import type { DocumentResult, SourceItem } from "../core/records.js";
 import { documentStatus } from "../text/page-facts.js";
 import { LIMIT_CODES } from "./error-classes.js";
 import type { PipelineIdentity } from "./identity.js";
+import type { DocumentJob } from "./processor.js";
 import type { DocumentOutcome, KnownDocument, RunState } from "./run-state.js";
 
 /** A sink of the run, with the key the run state knows it by. */
@@ -35,6 +36,10 @@ export function emptySummary(): RunSummary {
 
 export class Delivery {
   private lastCheckpoint = Date.now();
+  /** Jobs whose outcomes were applied since the last checkpoint. */
+  private uncommittedJobs: DocumentJob[] = [];
+  /** Told, after each checkpoint, which jobs' outcomes it made durable. */
+  onCommit?: (jobs: readonly DocumentJob[]) => void;
   /** Watching: every change is committed at once (they come one at a time, and someone waits for them). */
   eager = false;
 
@@ -70,6 +75,11 @@ export class Delivery {
     count(this.summary, result);
     await this.maybeCheckpoint();
     return known && known.sinks.size > 0 ? "replaced" : "added";
+  }
+
+  /** A processor's outcome for this job is being applied: the next checkpoint makes it durable. */
+  processed(job: DocumentJob): void {
+    this.uncommittedJobs.push(job);
   }
 
   /** The listing met an item (so it is not gone). */
@@ -120,6 +130,9 @@ export class Delivery {
     for (const s of this.sinks) tokens.set(s.key, { type: s.type, token: await s.sink.checkpoint() });
     this.state.commit(tokens);
     this.lastCheckpoint = Date.now();
+    const jobs = this.uncommittedJobs;
+    this.uncommittedJobs = [];
+    if (jobs.length) this.onCommit?.(jobs);
   }
 
   private async maybeCheckpoint(): Promise<void> {

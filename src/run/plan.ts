@@ -44,7 +44,9 @@ export function planItem(item: SourceItem, known: KnownDocument | undefined, con
   }
   // A touched or copied-over file may hold the same bytes: the processor compares before it runs the stages.
   const skipIf = current && missing.length === 0 && known.documentId ? known.documentId : undefined;
-  return { action: "process", job: { item, ...(skipIf ? { skipIfDocumentId: skipIf } : {}) }, known, current, missing };
+  const failedBefore = known?.errorCode && known.fingerprint === item.fingerprint ? known.attempts : 0;
+  const job: DocumentJob = { item, ...(skipIf ? { skipIfDocumentId: skipIf } : {}), ...(failedBefore ? { failedBefore } : {}) };
+  return { action: "process", job, known, current, missing };
 }
 
 /** Where a processed document goes. */

@@ -14,6 +14,11 @@ export interface DocumentJob {
    * read hash to it (a touched file, a copy over itself), the stages are not run.
    */
   skipIfDocumentId?: string;
+  /**
+   * Times the run state has recorded this item (this fingerprint) failing: a try after those is
+   * a new job, so a processor that keeps outcomes (a queue) never answers it with the old failure.
+   */
+  failedBefore?: number;
 }
 
 export type JobOutcome =
@@ -36,8 +41,23 @@ export interface DocumentProcessor {
   close(): Promise<void>;
   /** Documents the processor works on at once (the run keeps twice as many in flight). */
   readonly capacity: number;
+  /** Documents the run keeps in flight, when not twice the capacity (a queue: jobs waiting in Redis for a fleet it cannot see). */
+  readonly maxInFlight?: number;
+  /**
+   * The outcomes of these jobs are durable now (the run state recorded them at a checkpoint): a
+   * processor that keeps outcomes for a restarted run (a queue keeps finished jobs) may drop them.
+   */
+  committed?(jobs: readonly DocumentJob[]): void;
   /** Highest resident memory of any worker so far, in bytes. */
   readonly peakWorkerBytes: number;
   /** Workers started, replacements for stopped ones included. */
   readonly started: number;
+}
+
+/**
+ * The processor can take no more jobs (a queue whose Redis stayed unreachable): the run stops with
+ * this error, after committing what it delivered, so the next run goes on from there.
+ */
+export class ProcessorFailed extends Error {
+  override name = "ProcessorFailed";
 }

@@ -19,7 +19,7 @@ import { RunRefused } from "./run-refused.js";
 
 export const LOCK_FILE = "run.lock";
 
-interface LockInfo {
+export interface LockInfo {
   pid: number;
   host: string;
   started_at: string;
@@ -66,7 +66,7 @@ export async function lockRunFolder(folder: string, displayName = folder): Promi
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
     const holder = await readLock(path);
-    if (holder && !isStale(holder)) throw new RunFolderLocked(displayName, holder, holder.host === mine.host);
+    if (holder && !holderGone(holder)) throw new RunFolderLocked(displayName, holder, holder.host === mine.host);
     // Stale (or unreadable: a lock file torn by a crash while it was written). Moved aside under
     // a name of our own first, so two runs taking over at once cannot both win: only one rename
     // of the same file succeeds, the other finds it gone and tries again from the start.
@@ -89,8 +89,11 @@ async function readLock(path: string): Promise<LockInfo | undefined> {
   return undefined;
 }
 
-/** On this host, a lock is stale when its process is gone, or when its pid now belongs to another process. */
-function isStale(holder: LockInfo): boolean {
+/**
+ * Whether the process that took a lock (this one, or a queue's coordinator claim) is gone: told
+ * on this host only — by its pid, and its start time where a pid may have been recycled.
+ */
+export function holderGone(holder: LockInfo): boolean {
   if (holder.host !== hostname()) return false;
   if (holder.pid === process.pid) return false;
   try {
@@ -103,7 +106,7 @@ function isStale(holder: LockInfo): boolean {
 }
 
 /** Field 22 of /proc/PID/stat (start time in clock ticks since boot); undefined where there is no /proc. */
-function processStart(pid: number): string | undefined {
+export function processStart(pid: number): string | undefined {
   try {
     // The command name (field 2) may hold spaces and parentheses: count from the last ")".
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");

@@ -14,7 +14,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import type { ResultNeeds, RunContext, RunSummary, Source } from "../core/plugin.js";
+import type { RunContext, RunSummary, Source } from "../core/plugin.js";
 import { describeError } from "../core/document-error.js";
 import { ensureFolder } from "../core/output-folder.js";
 import type { DocumentResult, SourceChange, SourceItem } from "../core/records.js";
@@ -27,7 +27,7 @@ import { pipelineIdentity, type PipelineIdentity } from "./identity.js";
 import { mapOrdered } from "./ordered-concurrency.js";
 import { planItem, settleOutcome } from "./plan.js";
 import { failedResult } from "./process-document.js";
-import type { DocumentProcessor } from "./processor.js";
+import { ProcessorFailed, type DocumentJob, type DocumentProcessor } from "./processor.js";
 import { lockRunFolder } from "./run-lock.js";
 import { RunRefused } from "./run-refused.js";
 import { writeRunReport, type RunReport } from "./run-report.js";
@@ -35,6 +35,7 @@ import { RunState } from "./run-state.js";
 import { sinkKeys } from "./sink-keys.js";
 import { WorkerPool } from "./worker-pool.js";
 import type { WorkerSetup } from "./worker-protocol.js";
+import { workerSetup } from "./worker-setup.js";
 
 /** The run state's file in the run folder. */
 export const STATE_FILE = "run-state.sqlite";
@@ -147,13 +148,9 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
     state = await RunState.open(join(runFolder, STATE_FILE));
     const sinks = await openSinks(config, context, state);
     delivery = new Delivery(state, sinks, identity, summary);
-    const setup: WorkerSetup = {
-      baseDir: config.baseDir,
-      source: { type: config.source.type, options: config.source.options },
-      stages: config.stages.map((s) => ({ type: s.type, options: s.options })),
-      limits: { maxPages: settings.max_pages, maxFileBytes: settings.max_file_bytes },
-      needs: resultNeeds(config),
-    };
+    const committing = delivery;
+    committing.onCommit = (jobs) => processor?.committed?.(jobs);
+    const setup = workerSetup(config);
     const workers = settings.concurrency ?? availableParallelism();
     processor = options.processor
       ? await options.processor(setup, identity)
@@ -173,6 +170,8 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
     return { summary, exitCode, report: done };
   } catch (err) {
     processor?.kill();
+    // The processor gave out (its queue is gone), not a sink: what was delivered is sound and kept.
+    if (err instanceof ProcessorFailed) await delivery?.checkpoint().catch(() => {});
     await delivery?.abort();
     const failed = report(EXIT.fatal, { error: describeError(err) }, processor);
     await writeRunReport(runFolder, failed, state?.failures() ?? []).catch(() => {});
@@ -222,17 +221,10 @@ async function openSinks(config: PipelineConfig, context: RunContext, state: Run
   return sinks;
 }
 
-/** What the pipeline's sinks read of a result, together. */
-function resultNeeds(config: PipelineConfig): ResultNeeds {
-  const needs: ResultNeeds = { lines: false };
-  for (const s of config.sinks) if (s.spec.needs?.(s.options).lines) needs.lines = true;
-  return needs;
-}
-
 type Step =
-  | { kind: "skipped"; item: SourceItem; refingerprint: boolean }
+  | { kind: "skipped"; item: SourceItem; refingerprint: boolean; job?: DocumentJob }
   | { kind: "abandoned" }
-  | { kind: "deliver"; item: SourceItem; result: DocumentResult; documentId: string | null; targets: readonly string[]; replace: boolean }
+  | { kind: "deliver"; item: SourceItem; result: DocumentResult; documentId: string | null; targets: readonly string[]; replace: boolean; job?: DocumentJob }
   | { kind: "remove"; uri: string };
 
 /** The listing, then (watching) the source's changes, through the processor and into the sinks in order. */
@@ -260,11 +252,13 @@ async function drive(
     const outcome = await processor.run(plan.job, { progress: (pages) => events.onDocumentProgress?.(item, pages) });
     if (!outcome) return { kind: "abandoned" };
     const settled = settleOutcome(plan, outcome, delivery.sinkKeys);
-    if (settled.kind === "refingerprint") return { kind: "skipped", item, refingerprint: true };
+    if (settled.kind === "refingerprint") return { kind: "skipped", item, refingerprint: true, job: plan.job };
     if (outcome.kind !== "processed") throw new Error("a settled delivery needs a processed outcome");
-    return { kind: "deliver", item, result: outcome.result, documentId: outcome.documentId, targets: settled.targets, replace: settled.replace };
+    return { kind: "deliver", item, result: outcome.result, documentId: outcome.documentId, targets: settled.targets, replace: settled.replace, job: plan.job };
   };
   const apply = async (step: Step) => {
+    // Recorded before the delivery: a checkpoint it makes covers this job too.
+    if ((step.kind === "skipped" || step.kind === "deliver") && step.job) delivery.processed(step.job);
     if (step.kind === "skipped") {
       await delivery.skipped(step.item, step.refingerprint);
       events.onSkipped?.(step.item);
@@ -299,7 +293,7 @@ async function drive(
     killTimer = setTimeout(() => processor.kill(), config.settings.shutdown_timeout_seconds * 1000);
   };
   stop.addEventListener("abort", onStop, { once: true });
-  const concurrency = processor.capacity * 2;
+  const concurrency = processor.maxInFlight ?? processor.capacity * 2;
   try {
     // Started before the listing, so that nothing changing during it is missed.
     const changes = options.watch ? source.watch?.(stop) : undefined;

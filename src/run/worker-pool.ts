@@ -113,6 +113,11 @@ export class WorkerPool implements DocumentProcessor {
     this.ensureStarted().catch(() => {}); // the first run() reports the failure
   }
 
+  /** Starts the workers now; rejects when they cannot build the stages (a queue worker checks before it takes a job). */
+  ready(): Promise<void> {
+    return this.ensureStarted();
+  }
+
   /** Runs one job in a worker. Resolves with its outcome, or undefined when the pool was stopped first. */
   async run(job: DocumentJob, hooks?: JobHooks): Promise<JobOutcome | undefined> {
     await this.ensureStarted();

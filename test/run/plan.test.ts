@@ -63,6 +63,13 @@ describe("planning an item", () => {
     }
   });
 
+  it("counts the failures already recorded in a retry's job, so a queue never answers it with the kept failure", () => {
+    const retried = processPlan(planItem(item(), known({ errorCode: "read_failed", attempts: 2, documentId: null }), context));
+    expect(retried.job).toEqual({ item: item(), failedBefore: 2 });
+    // New bytes are a new job anyway: the failures were of the old ones.
+    expect(processPlan(planItem(item("size:10 mtime:9"), known({ errorCode: "read_failed", attempts: 2, documentId: null }), context)).job).toEqual({ item: item("size:10 mtime:9") });
+  });
+
   it("leaves a permanent failure until the bytes or the config change", () => {
     const damaged = known({ errorCode: "damaged", attempts: 1 });
     expect(planItem(item(), damaged, context)).toEqual({ action: "skip" });

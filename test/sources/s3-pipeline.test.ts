@@ -165,10 +165,11 @@ describe("pagestream run over a bucket", () => {
     const again = await cli(["run", "--progress", "never"], dir, { S3_ENDPOINT: server.endpoint });
     expect(again.code).toBe(3); // every object is read now (they are not real PDFs)
     const { summary } = JSON.parse(await readFile(join(dir, "out/run-summary.json"), "utf8"));
-    // What was read before the endpoint went away (the two before the hung download, and any the
-    // other worker read meanwhile) is kept; the rest are read now.
+    // What was read before the endpoint went away is kept; the rest are read now. The hung third
+    // download was asked for by a worker that had finished a document, so at least one was read;
+    // the other worker's download may have been cut by the endpoint's going (a loaded machine).
     const readBefore = report.summary.failedByCode.damaged as number;
-    expect(readBefore).toBeGreaterThanOrEqual(2);
+    expect(readBefore).toBeGreaterThanOrEqual(1);
     expect([summary.skipped, summary.documents, summary.failedByCode]).toEqual([readBefore, 9 - readBefore, { damaged: 9 - readBefore }]);
   });
 

@@ -1,0 +1,173 @@
+/**
+ * Who works on a queue, kept in Redis beside BullMQ's own keys (under the queue's prefix, so
+ * they go with it): the coordinator's claim, and a heartbeat of each worker. `pagestream
+ * status --queue` reads both; a worker reads the claim to compare its identity with the run's
+ * before it takes a job.
+ *
+ * One coordinator per queue: it is the only writer of its sinks and run state, and the only
+ * process that adds and collects its jobs. The claim is a key with a time to live, renewed every
+ * few seconds; a coordinator that is killed leaves it to expire, or — on the same host, where its
+ * pid can be asked about — to be taken over at once by the next one.
+ */
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { Redis } from "ioredis";
+import type { RunSummary } from "../../core/plugin.js";
+import { holderGone, processStart, type LockInfo } from "../run-lock.js";
+import { RunRefused } from "../run-refused.js";
+import type { QueueIdentity } from "./queue-job.js";
+
+/** BullMQ's key prefix (its default, so BullMQ's own tools find the queue). */
+export const QUEUE_PREFIX = "bull";
+/** How long a claim or a heartbeat lasts without renewal. */
+export const CLAIM_TTL_MS = 15_000;
+/** How often the coordinator renews its claim and a worker writes its heartbeat. */
+export const HEARTBEAT_MS = 3_000;
+/** A worker's heartbeat older than this is dropped from the fleet's record. */
+const FORGET_WORKER_MS = 24 * 3600 * 1000;
+
+export const coordinatorKey = (queue: string) => `${QUEUE_PREFIX}:${queue}:pagestream:coordinator`;
+export const workersKey = (queue: string) => `${QUEUE_PREFIX}:${queue}:pagestream:workers`;
+
+export interface CoordinatorRecord extends LockInfo {
+  /** Tells this claim from another by the same process (a second run in one process). */
+  token: string;
+  pipeline: string;
+  identity: QueueIdentity;
+  updated_at: string;
+  /** The run so far, as its summary counts it. */
+  summary?: Pick<RunSummary, "listed" | "documents" | "ok" | "failed" | "skipped" | "pages" | "seconds">;
+}
+
+export interface WorkerRecord extends LockInfo {
+  id: string;
+  concurrency: number;
+  identity: QueueIdentity;
+  seen_at: string;
+  /** Documents and pages this worker finished. */
+  documents: number;
+  pages: number;
+  /** Highest resident memory of its extraction processes, in bytes. */
+  peak_worker_bytes?: number;
+  /** Set when the worker refused the run's jobs (another identity), with the reason. */
+  refused?: string;
+}
+
+/** Sets the value only when the key is absent or holds a claim with the same token. */
+const RENEW_SCRIPT = `
+local current = redis.call("GET", KEYS[1])
+if current and cjson.decode(current).token ~= ARGV[1] then return 0 end
+redis.call("SET", KEYS[1], ARGV[2], "PX", ARGV[3])
+return 1`;
+/** Deletes the key only when it holds the claim given (compare-and-delete). */
+const DELETE_IF_SCRIPT = `
+if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end
+return 0`;
+const RELEASE_SCRIPT = `
+local current = redis.call("GET", KEYS[1])
+if current and cjson.decode(current).token == ARGV[1] then return redis.call("DEL", KEYS[1]) end
+return 0`;
+
+function me(): LockInfo {
+  const start = processStart(process.pid);
+  return { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), ...(start ? { process_start: start } : {}) };
+}
+
+/** The queue is claimed by another coordinator that is still alive (or cannot be checked from here). */
+export class QueueClaimed extends RunRefused {}
+
+export class CoordinatorClaim {
+  private record: CoordinatorRecord;
+  private lost = false;
+
+  private constructor(
+    private readonly redis: Redis,
+    private readonly queue: string,
+    pipeline: string,
+    identity: QueueIdentity,
+  ) {
+    this.record = { ...me(), token: randomUUID(), pipeline, identity, updated_at: new Date().toISOString() };
+  }
+
+  /**
+   * Claims the queue for this run. A claim of a coordinator that is gone (same host, its process
+   * dead) is taken over; a live one refuses the run. Returns the claim, and the identity of the
+   * run that held the queue before, if any (its leftover jobs are of no use under another one).
+   */
+  static async take(redis: Redis, queue: string, pipeline: string, identity: QueueIdentity, shown: string): Promise<CoordinatorClaim> {
+    const claim = new CoordinatorClaim(redis, queue, pipeline, identity);
+    const key = coordinatorKey(queue);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if ((await redis.set(key, JSON.stringify(claim.record), "PX", CLAIM_TTL_MS, "NX")) === "OK") return claim;
+      const text = await redis.get(key);
+      if (text === null) continue;
+      const holder = JSON.parse(text) as CoordinatorRecord;
+      if (!holderGone(holder)) {
+        const where = holder.host === claim.record.host ? "" : ` on ${holder.host}`;
+        throw new QueueClaimed(
+          `another coordinator (pid ${holder.pid}${where}, started ${holder.started_at}, ${holder.pipeline}) runs the queue "${queue}" at ${shown}: one coordinator per queue — give this pipeline its own queue.name` +
+            (where ? `, or wait ${CLAIM_TTL_MS / 1000} s after that run is gone` : ""),
+        );
+      }
+      await redis.eval(DELETE_IF_SCRIPT, 1, key, text);
+    }
+    throw new Error(`could not claim the queue "${queue}" at ${shown}: the claim keeps changing (several coordinators starting at once?)`);
+  }
+
+  /** Renews the claim, with the run's progress for `pagestream status`. False once another coordinator holds it. */
+  async renew(summary?: CoordinatorRecord["summary"]): Promise<boolean> {
+    if (this.lost) return false;
+    this.record = { ...this.record, updated_at: new Date().toISOString(), ...(summary ? { summary } : {}) };
+    const done = await this.redis.eval(RENEW_SCRIPT, 1, coordinatorKey(this.queue), this.record.token, JSON.stringify(this.record), CLAIM_TTL_MS);
+    if (done !== 1) this.lost = true;
+    return !this.lost;
+  }
+
+  async release(): Promise<void> {
+    await this.redis.eval(RELEASE_SCRIPT, 1, coordinatorKey(this.queue), this.record.token);
+  }
+}
+
+/** The coordinator's claim as stored, if a coordinator holds the queue. */
+export async function readCoordinator(redis: Redis, queue: string): Promise<CoordinatorRecord | undefined> {
+  const text = await redis.get(coordinatorKey(queue));
+  return text ? (JSON.parse(text) as CoordinatorRecord) : undefined;
+}
+
+/** A worker's record in the fleet, written at every heartbeat. */
+export class WorkerHeartbeat {
+  readonly record: WorkerRecord;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly queue: string,
+    concurrency: number,
+    identity: QueueIdentity,
+  ) {
+    const self = me();
+    this.record = { ...self, id: `${self.host}:${self.pid}`, concurrency, identity, seen_at: self.started_at, documents: 0, pages: 0 };
+  }
+
+  async beat(): Promise<void> {
+    this.record.seen_at = new Date().toISOString();
+    const key = workersKey(this.queue);
+    await this.redis.hset(key, this.record.id, JSON.stringify(this.record));
+    // Workers long gone (killed, their machine lost) are forgotten after a day.
+    for (const worker of await readWorkers(this.redis, this.queue)) {
+      if (Date.now() - Date.parse(worker.seen_at) > FORGET_WORKER_MS) await this.redis.hdel(key, worker.id);
+    }
+  }
+
+  /** A worker that stops cleanly leaves the record; a refusal stays, for `status` to show. */
+  async leave(): Promise<void> {
+    if (this.record.refused) await this.beat();
+    else await this.redis.hdel(workersKey(this.queue), this.record.id);
+  }
+}
+
+export async function readWorkers(redis: Redis, queue: string): Promise<WorkerRecord[]> {
+  const all = await redis.hgetall(workersKey(queue));
+  return Object.values(all)
+    .map((text) => JSON.parse(text) as WorkerRecord)
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
