@@ -315,7 +315,9 @@ describe("progress and logs", () => {
 
   it("shows pages going up inside one long document, before the document is done", async () => {
     const dir = await batch("long-progress", 0, pipeline().replace("concurrency: 2", "concurrency: 1"));
-    await writeFile(join(dir, "in/many.pdf"), manyPagesPdf(2500));
+    // Long enough that reading it spans several of the worker's half-second reports on a fast,
+    // quiet machine (~2,000 pages/s here): 2,500 pages were read in about one report's time.
+    await writeFile(join(dir, "in/many.pdf"), manyPagesPdf(6000));
     const r = run(dir, ["--progress", "always"]);
     expect(r.code).toBe(0);
     const counts = [...r.stderr.matchAll(/0\/1 documents · ([\d,]+) pages/g)].map((m) => Number(m[1]!.replaceAll(",", "")));
