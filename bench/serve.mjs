@@ -4,8 +4,9 @@
 //   search   GET /api/search over HTTP (keep-alive, one request at a time, as a person's page
 //            asks), p50/p95 over the query mix of bench/archive.mjs (a word, two words, a
 //            phrase, a prefix) plus OR, NOT and a folder filter, each query once to warm its
-//            pages, then timed; against searchArchive called in the same process as the server
-//            would (what HTTP and JSON add) and a bare FTS5 MATCH … ORDER BY rank LIMIT 10;
+//            pages, then timed, overall and by kind; against searchArchive called in the same
+//            process as the server would (what HTTP and JSON add) and a bare FTS5 MATCH … ORDER
+//            BY rank LIMIT 10 (which ranks every match);
 //   cost cap a query of 1,000 repeated words and one of 199 (the most under the length cap), as
 //            issue 20 §8 measured them;
 //   page     the page's own bytes (HTML, script, style; raw and gzipped), and, when Chromium is
@@ -109,10 +110,15 @@ const time = async (fn) => {
   return ms(t);
 };
 const latencies = { http: [], inProcess: [], rawMatch: [] };
+// Per kind: over HTTP, searchArchive in this process, and the bare FTS5 query.
 const perKind = {};
+const inProcessPerKind = {};
+const rawPerKind = {};
 let refused = 0;
 for (const [kind, list] of Object.entries(queries)) {
   perKind[kind] = [];
+  inProcessPerKind[kind] = [];
+  rawPerKind[kind] = [];
   for (const q of list) {
     const options = { limit: 10, ...(kind === "folder filter" ? { pathPrefix: "/bench/archive/" } : {}) };
     await api(`/api/search?${params(kind, q)}`); // warm this query's pages into the cache
@@ -131,6 +137,8 @@ for (const [kind, list] of Object.entries(queries)) {
     latencies.inProcess.push(p);
     latencies.rawMatch.push(b);
     perKind[kind].push(h);
+    inProcessPerKind[kind].push(p);
+    if (match) rawPerKind[kind].push(b);
   }
 }
 
@@ -188,7 +196,15 @@ const results = {
   machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavg: loadavg(), node: process.version },
   settings: { CHUNKS, QUERIES },
   queries,
-  search: { http, inProcess, rawMatch: raw, refused, perKind: Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, stats(v)])) },
+  search: {
+    http,
+    inProcess,
+    rawMatch: raw,
+    refused,
+    perKind: Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, stats(v)])),
+    inProcessPerKind: Object.fromEntries(Object.entries(inProcessPerKind).map(([k, v]) => [k, stats(v)])),
+    rawPerKind: Object.fromEntries(Object.entries(rawPerKind).map(([k, v]) => [k, stats(v)])),
+  },
   costCap: capped,
   pageBytes,
   firstHit,
@@ -203,7 +219,11 @@ console.log("| measurement | input | result | reference (same run) | ratio |");
 console.log("|---|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.join(" | ")} |`);
 console.log("");
-console.log("HTTP p50 / p95 by kind: " + Object.entries(results.search.perKind).map(([k, v]) => `${k} ${fmt(v.p50, 2)} / ${fmt(v.p95, 2)} ms`).join(" · "));
+const byKind = (k) => {
+  const [h, p, r] = [results.search.perKind[k], results.search.inProcessPerKind[k], results.search.rawPerKind[k]];
+  return `${k} ${fmt(h.p50, 2)} / ${fmt(h.p95, 2)} ms (in process ${fmt(p.p50, 2)} / ${fmt(p.p95, 2)}; bare FTS5 ${r.n ? `${fmt(r.p50, 2)} / ${fmt(r.p95, 2)}` : "–"})`;
+};
+console.log("p50 / p95 by kind, over HTTP (searchArchive in process; bare FTS5 MATCH ORDER BY rank LIMIT 10): " + Object.keys(results.search.perKind).map(byKind).join(" · "));
 if (refused) console.log(`${refused} queries were refused by the query syntax or the time limit (a 400), timed all the same`);
 console.log(`machine: ${results.machine.cpus} × ${results.machine.model}, load ${results.machine.loadavg.map((l) => l.toFixed(2)).join(" ")}, Node ${process.version}`);
 mkdirSync(join(root, "bench/results"), { recursive: true });

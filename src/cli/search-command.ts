@@ -6,6 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
+import { ArchiveRefused, checkFullTextTables, hardenConnection } from "../sinks/sqlite/fts-tables-check.js";
 import { QueryError, searchArchive, type SearchHit } from "../sinks/sqlite/search.js";
 import { EXIT } from "../exit-codes.js";
 
@@ -37,6 +38,9 @@ export async function searchCommand(query: string, flags: SearchFlags): Promise<
     return EXIT.usage;
   }
   try {
+    // An archive may come from elsewhere: its full-text tables are checked before FTS5 reads them.
+    hardenConnection(db);
+    checkFullTextTables(db);
     if (flags.substring && flags.fts) throw new QueryError("fts_syntax", "--substring and --fts ask for two different searches: give one of them");
     const document = flags.document !== undefined ? documentFilter(db, flags.document) : undefined;
     const result = searchArchive(db, query, {
@@ -59,6 +63,10 @@ export async function searchCommand(query: string, flags: SearchFlags): Promise<
   } catch (err) {
     if (err instanceof QueryError) {
       process.stderr.write(`pagestream: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    if (err instanceof ArchiveRefused) {
+      process.stderr.write(`pagestream: ${flags.db}: ${err.message}\n`);
       return EXIT.usage;
     }
     // Not an SQLite file, or a damaged one: SQLite says so at the first read.

@@ -1,6 +1,7 @@
 /**
  * The archive as the server reads it: opened read-only (a run may be writing it at the same
- * time: WAL readers never wait for the writer and see whole committed batches), searched
+ * time: WAL readers never wait for the writer and see whole committed batches) and defensively,
+ * its full-text tables checked before anything uses them (fts-tables-check.ts), searched
  * through the same `searchArchive` as `pagestream search`, and read document by document,
  * by documentId (the sha256 of its bytes) only.
  *
@@ -11,6 +12,7 @@
 import Database from "better-sqlite3";
 import { FTS_TABLE, TRIGRAM_TABLE, tableExists } from "../sinks/sqlite/archive-schema.js";
 import { ARCHIVE_SCHEMA_VERSION } from "../sinks/sqlite/document-rows.js";
+import { checkFullTextTables, hardenConnection } from "../sinks/sqlite/fts-tables-check.js";
 import { matchesInDocument, searchArchive, type PageMatch, type SearchOptions, type SearchResult } from "../sinks/sqlite/search.js";
 
 export interface DocumentRecord {
@@ -68,11 +70,14 @@ export class ArchiveReader {
       throw new Error(`${file}: ${(err as Error).message}`, { cause: err });
     }
     try {
+      hardenConnection(db);
       if (!tableExists(db, "archive_meta") || !tableExists(db, FTS_TABLE)) throw new Error("not a pagestream archive (no archive_meta or full-text index)");
       const version = Number((db.prepare("SELECT value FROM archive_meta WHERE key = 'schema_version'").get() as { value: string } | undefined)?.value);
       if (!(version >= 1 && version <= ARCHIVE_SCHEMA_VERSION)) {
         throw new Error(`the archive has schema version ${version}, newer than this pagestream reads (${ARCHIVE_SCHEMA_VERSION}): update pagestream`);
       }
+      // It may come from elsewhere: its full-text tables are checked before FTS5 reads them.
+      checkFullTextTables(db);
       db.pragma("busy_timeout = 5000");
       return new ArchiveReader(db);
     } catch (err) {

@@ -197,14 +197,20 @@ describe("sqlite sink", () => {
     await sink.close(summary);
   });
 
-  it("finds other forms of a word with porter stemming, rebuilding the index when the setting changes", async () => {
+  it("finds other forms of a word with porter stemming, rebuilding the index and its ranking bounds when the setting changes", async () => {
     const notice = await doc("notice", [[text(S1)]]);
-    await run([notice]);
-    expect(match(open(), "connect")).toEqual([]);
-    const warnings = await run([notice], { stemming: "porter" });
+    const links = await doc("links", [[text("Connected pontoons and connecting quays.")]]);
+    const bounded = (db: Database.Database) => (db.prepare("SELECT term FROM term_impacts ORDER BY term").all() as { term: string }[]).map((r) => r.term);
+    await run([notice, links]);
+    let db = open();
+    expect(match(db, "connect")).toEqual([]);
+    expect(bounded(db)).toEqual(["the"]); // twice in S1; connected and connecting are two words
+    db.close();
+    const warnings = await run([notice, links], { stemming: "porter" });
     expect(warnings).toEqual(["out/archive.sqlite: rebuilt the full-text index (tokenizer now porter unicode61 remove_diacritics 2)"]);
-    const db = open();
-    expect(match(db, "connect")).toHaveLength(1);
+    db = open();
+    expect(match(db, "connect")).toHaveLength(2);
+    expect(bounded(db)).toEqual(["connect", "the"]); // the bounds count the stemmed words
     expect(db.prepare("SELECT value FROM archive_meta WHERE key = 'fts_tokenize'").get()).toEqual({ value: "porter unicode61 remove_diacritics 2" });
     db.close();
   });
@@ -284,6 +290,32 @@ describe("sqlite sink", () => {
     again.close();
   });
 
+  it("brings a version 5 archive forward: prefix indexes, ranking bounds and the filter indexes, its search unchanged", async () => {
+    const notice = await doc("notice", [[heading("Berth Notice", 16), text(S0)], [text(S1)]], "Berth Notice");
+    await run([notice, await doc("report", [[text(S1 + " " + S0)]])]);
+    const bounds = (db: Database.Database) => ({
+      terms: db.prepare("SELECT * FROM term_impacts ORDER BY term, block").all(),
+      blocks: db.prepare("SELECT * FROM impact_blocks ORDER BY block").all(),
+    });
+    let db = open();
+    const written = bounds(db);
+    const hits = searchArchive(db, "the OR berth", { limit: 5 }).hits;
+    db.close();
+    db = new Database(join(dir, "out/archive.sqlite"));
+    db.exec(AS_VERSION_5);
+    db.close();
+    expect(await run([])).toEqual([`out/archive.sqlite: rebuilt the schema (version 5 → ${ARCHIVE_SCHEMA_VERSION})`, "out/archive.sqlite: rebuilt the full-text index"]);
+    expect(integrity()).toBe(true);
+    db = open();
+    expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").get()).toEqual({ sql: expect.stringContaining(", prefix = '3 4')") });
+    expect((db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('chunks_filter', 'pages_offsets') ORDER BY name").all() as { name: string }[]).map((r) => r.name)).toEqual(["chunks_filter", "pages_offsets"]);
+    // The bounds recorded from the chunks it held are those a new archive records as it is written.
+    expect(bounds(db)).toEqual(written);
+    expect(written.terms.length).toBeGreaterThan(0);
+    expect(searchArchive(db, "the OR berth", { limit: 5 }).hits).toEqual(hits);
+    db.close();
+  });
+
   it("refuses an archive written by a newer pagestream instead of writing into it", async () => {
     await run([]);
     const db = new Database(join(dir, "out/archive.sqlite"));
@@ -336,7 +368,27 @@ describe("sqlite sink", () => {
  * Takes an archive back to version 4, as pagestream wrote it before documents.path and the CJK
  * bigram column: the full-text index over text and title only, kept by the same triggers.
  */
+/** A version 6 archive taken back to version 5: no prefix indexes, ranking bounds or filter indexes. */
+const AS_VERSION_5 = `
+DROP TABLE term_impacts; DROP TABLE impact_blocks; DROP INDEX chunks_filter; DROP INDEX pages_offsets;
+DROP TRIGGER chunks_fts_insert; DROP TRIGGER chunks_fts_delete; DROP TRIGGER chunks_fts_update; DROP TABLE chunks_fts;
+CREATE VIRTUAL TABLE chunks_fts USING fts5(text, title, cjk, content = 'chunks', content_rowid = 'seq', tokenize = 'unicode61 remove_diacritics 2');
+CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN
+  INSERT INTO chunks_fts (rowid, text, title, cjk) VALUES (new.seq, new.text, new.title, new.cjk);
+END;
+CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+  INSERT INTO chunks_fts (chunks_fts, rowid, text, title, cjk) VALUES ('delete', old.seq, old.text, old.title, old.cjk);
+END;
+CREATE TRIGGER chunks_fts_update AFTER UPDATE ON chunks BEGIN
+  INSERT INTO chunks_fts (chunks_fts, rowid, text, title, cjk) VALUES ('delete', old.seq, old.text, old.title, old.cjk);
+  INSERT INTO chunks_fts (rowid, text, title, cjk) VALUES (new.seq, new.text, new.title, new.cjk);
+END;
+INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild');
+UPDATE archive_meta SET value = '5' WHERE key = 'schema_version';
+`;
+
 const AS_VERSION_4 = `
+DROP TABLE term_impacts; DROP TABLE impact_blocks; DROP INDEX chunks_filter; DROP INDEX pages_offsets;
 DROP TRIGGER chunks_fts_insert; DROP TRIGGER chunks_fts_delete; DROP TRIGGER chunks_fts_update; DROP TABLE chunks_fts;
 ALTER TABLE chunks DROP COLUMN cjk;
 ALTER TABLE documents DROP COLUMN path;

@@ -2,10 +2,12 @@
  * Writes documents into the archive. A document's rows are replaced together — inside the
  * caller's transaction, as one savepoint — or left untouched when the rows and config hashes
  * say nothing changed, so re-running the same batch changes nothing at all (same rows, same
- * rowids, same ids).
+ * rowids, same ids). The ranking bounds of the chunks written are recorded with them.
  */
 import type { Database, Statement } from "better-sqlite3";
+import { tableExists } from "./archive-schema.js";
 import type { DocumentRows } from "./document-rows.js";
+import { ImpactWriter } from "./term-impacts.js";
 
 export type WriteOutcome = "inserted" | "replaced" | "unchanged";
 
@@ -19,6 +21,8 @@ export class ArchiveWriter {
   private readonly insertPage: Statement;
   private readonly insertChunk: Statement;
   private readonly allDocuments: Statement<[], { id: number; uri: string }>;
+  /** Absent for tables without the bounds (bench/archive.mjs's reference without the index). */
+  private readonly impacts: ImpactWriter | undefined;
   readonly write: (rows: DocumentRows, ingestedAt: string) => WriteOutcome;
 
   constructor(private readonly db: Database) {
@@ -34,6 +38,8 @@ export class ArchiveWriter {
     const chunkColumns = ["id", "document_row", "chunk_index", "text", "title", "page_start", "page_end", "page_labels", "char_start", "char_end", "prefix_chars", "token_count", "headings", "flags", "cjk"];
     this.insertChunk = db.prepare(`INSERT INTO chunks (${chunkColumns.join(", ")}) VALUES (${chunkColumns.map((c) => "@" + c).join(", ")})`);
     this.allDocuments = db.prepare("SELECT id, uri FROM documents ORDER BY id");
+    const tokenize = (db.prepare("SELECT value FROM archive_meta WHERE key = 'fts_tokenize'").pluck().get() as string | undefined) ?? "";
+    this.impacts = tableExists(db, "term_impacts") ? new ImpactWriter(db, tokenize) : undefined;
     this.write = db.transaction((rows: DocumentRows, ingestedAt: string) => this.replace(rows, ingestedAt));
   }
 
@@ -50,8 +56,14 @@ export class ArchiveWriter {
       id = Number(this.insertDocument.run(document).lastInsertRowid);
     }
     for (const page of rows.pages) this.insertPage.run({ ...page, document_row: id });
-    for (const chunk of rows.chunks) this.insertChunk.run({ ...chunk, document_row: id });
+    const written = rows.chunks.map((chunk) => ({ ...chunk, seq: Number(this.insertChunk.run({ ...chunk, document_row: id }).lastInsertRowid) }));
+    this.impacts?.add(written);
     return existing ? "replaced" : "inserted";
+  }
+
+  /** Frees the tokenizer the bounds are counted with. */
+  close(): void {
+    this.impacts?.close();
   }
 
   /** Chunks first, so the full-text triggers see every row they indexed. */

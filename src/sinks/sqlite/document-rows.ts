@@ -13,9 +13,11 @@ import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../text/
 /**
  * Bumped when the tables change shape, with a migration from the version before
  * (archive-schema.ts). 2: document_id, rows_hash, document_row; 3: `pages.facts`; 4: `pages.ocr`;
- * 5: `documents.path` and `chunks.cjk` (the CJK bigram column of the full-text index).
+ * 5: `documents.path` and `chunks.cjk` (the CJK bigram column of the full-text index); 6: prefix
+ * indexes, the ranking bounds (`impact_blocks`, `term_impacts`) and the `chunks_filter` and
+ * `pages_offsets` indexes.
  */
-export const ARCHIVE_SCHEMA_VERSION = 5;
+export const ARCHIVE_SCHEMA_VERSION = 6;
 
 export interface DocumentRow {
   uri: string;

@@ -291,6 +291,20 @@ export function hasPrefix(node: QueryNode): boolean {
   return positiveAndNegativeTerms(node).some((t) => t.prefix);
 }
 
+/**
+ * For each prefix term, the length in characters of what the * applies to: the term's last
+ * word, or the last pair of characters of a CJK word (FTS5 uses a prefix index only for a
+ * prefix of exactly its length).
+ */
+export function prefixLengths(node: QueryNode): number[] {
+  return positiveAndNegativeTerms(node)
+    .filter((t) => t.prefix)
+    .map((t) => {
+      const last = termTokens(t.text).at(-1) ?? "";
+      return [...(hasCjk(last) ? (tokenPieces(last).at(-1) ?? last) : last)].length;
+    });
+}
+
 function positiveAndNegativeTerms(node: QueryNode): QueryTerm[] {
   if (node.type === "term") return [node];
   if (node.type === "not") return [...positiveAndNegativeTerms(node.include), ...positiveAndNegativeTerms(node.exclude)];
@@ -343,11 +357,16 @@ function isPhrase(node: QueryNode, columns: IndexColumns): boolean {
  * required (a phrase cannot span two columns). The term's prefix star goes to its last piece.
  */
 function cjkTerm(term: QueryTerm): string {
+  const parts = cjkPhrases(term).map((p) => p.match);
+  return parts.length === 1 ? parts[0]! : `(${parts.join(" AND ")})`;
+}
+
+function cjkPhrases(term: QueryTerm): MatchPhrase[] {
   const tokens = termTokens(term.text);
-  const parts: string[] = [];
+  const parts: MatchPhrase[] = [];
   let plain: string[] = [];
   const flushPlain = (last: boolean) => {
-    if (plain.length) parts.push(ftsString(plain.join(" "), last && term.prefix));
+    if (plain.length) parts.push(phrase(plain.join(" "), last && term.prefix));
     plain = [];
   };
   tokens.forEach((token, i) => {
@@ -358,9 +377,70 @@ function cjkTerm(term: QueryTerm): string {
       return;
     }
     flushPlain(false);
-    parts.push(`cjk : ${ftsString(tokenPieces(token).join(" "), last && term.prefix)}`);
+    const pieces = phrase(tokenPieces(token).join(" "), last && term.prefix);
+    parts.push({ ...pieces, match: `cjk : ${pieces.match}` });
   });
-  return parts.length === 1 ? parts[0]! : `(${parts.join(" AND ")})`;
+  return parts;
+}
+
+/** A phrase of the MATCH expression: as a MATCH of its own (with its column filter), its text, and whether it is a prefix. */
+export interface MatchPhrase {
+  match: string;
+  text: string;
+  prefix: boolean;
+}
+
+function phrase(text: string, prefix: boolean): MatchPhrase {
+  return { match: ftsString(text, prefix), text, prefix };
+}
+
+/**
+ * The phrases FTS5 reads in the MATCH expression of `node` (matchExpression) that can add to a
+ * matched row's bm25 score. bm25 sums over every phrase, but one after NOT adds nothing when any
+ * of the excluded side's phrases alone excludes a row (a word, a phrase, words joined by OR): a
+ * row that matches holds none of them. Other excluded sides (`a NOT (b c)`) keep their phrases.
+ */
+export function matchPhrases(node: QueryNode, columns: IndexColumns = { cjk: true }): MatchPhrase[] {
+  switch (node.type) {
+    case "term":
+      return columns.cjk && hasCjk(node.text) ? cjkPhrases(node) : [phrase(node.text, node.prefix)];
+    case "and":
+    case "or":
+      return node.children.flatMap((c) => matchPhrases(c, columns));
+    case "not":
+      return [...matchPhrases(node.include, columns), ...(excludesAlone(node.exclude, columns) ? [] : matchPhrases(node.exclude, columns))];
+  }
+}
+
+/**
+ * The phrases a matched row's bm25 score is summed over, for a query whose every match can hold
+ * as few as one of them: a phrase, phrases joined by OR, any of these followed by NOT. Undefined
+ * for other queries (words joined by AND, a CJK word written as several phrases), whose phrases
+ * all occur together in every match.
+ */
+export function alternativePhrases(node: QueryNode, columns: IndexColumns = { cjk: true }): MatchPhrase[] | undefined {
+  switch (node.type) {
+    case "term": {
+      const phrases = matchPhrases(node, columns);
+      return phrases.length === 1 ? phrases : undefined;
+    }
+    case "or": {
+      const each = node.children.map((c) => alternativePhrases(c, columns));
+      return each.every((p) => p !== undefined) ? each.flat() : undefined;
+    }
+    case "not": {
+      const include = alternativePhrases(node.include, columns);
+      return include && [...include, ...(excludesAlone(node.exclude, columns) ? [] : matchPhrases(node.exclude, columns))];
+    }
+    case "and":
+      return undefined;
+  }
+}
+
+/** True when each phrase of `node` alone makes it match: a term of one phrase, or such terms joined by OR. */
+function excludesAlone(node: QueryNode, columns: IndexColumns): boolean {
+  if (node.type === "term") return matchPhrases(node, columns).length === 1;
+  return node.type === "or" && node.children.every((c) => excludesAlone(c, columns));
 }
 
 /** A group inside another is parenthesised, whatever the operators. */

@@ -3,14 +3,19 @@
  * range, the pages of the matched text itself, and a snippet with the matches marked.
  *
  * Two steps per search, so that snippets and highlights are computed only for the hits ranked
- * best: the first ranks, the second fetches those hits' marked text. Overlapping chunks both
- * hold the text they share; a hit whose match is the same stretch of the same document as a
- * better-ranked hit is left out. Every search has a time limit (see SEARCH_TIME_LIMIT_MS).
+ * best: the first ranks (scoring only the blocks of chunks that can reach the page, when the
+ * archive has the bounds: pruned-ranking.ts), the second fetches those hits' marked text.
+ * Overlapping chunks both hold the text they share; a hit whose match is the same stretch of
+ * the same document as a better-ranked hit is left out. A search reads one snapshot of the
+ * archive (a read transaction), and has a time limit (see SEARCH_TIME_LIMIT_MS).
  */
-import type { Database } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
 import { FTS_TABLE, TRIGRAM_TABLE, tableExists } from "./archive-schema.js";
 import { cjkPattern } from "./cjk-bigrams.js";
-import { hasPrefix, matchExpression, parseQuery, positiveTerms, QueryError, toRawFtsQuery, toTrigramQuery, type IndexColumns } from "./fts-query.js";
+import { FTS_TOKENIZERS } from "./fts-tokens.js";
+import { alternativePhrases, matchExpression, parseQuery, positiveTerms, prefixLengths, QueryError, toRawFtsQuery, toTrigramQuery, type IndexColumns, type MatchPhrase } from "./fts-query.js";
+import { rankByBlocks, type Ranked } from "./pruned-ranking.js";
+import { BLOCK_SIZE, FTS_WEIGHTS } from "./term-impacts.js";
 
 export { QueryError, type QueryErrorCode } from "./fts-query.js";
 
@@ -86,7 +91,7 @@ export const MAX_OFFSET = 1_000;
  * bm25 weights of the indexed columns: a word in the chunk's own text counts twice one in its
  * document's title; a CJK word found in the bigram column counts as one in the text.
  */
-const WEIGHTS: Record<string, string> = { [FTS_TABLE]: "1.0, 0.5, 1.0", [TRIGRAM_TABLE]: "1.0" };
+const WEIGHTS: Record<string, string> = { [FTS_TABLE]: FTS_WEIGHTS.map((w) => w.toFixed(1)).join(", "), [TRIGRAM_TABLE]: "1.0" };
 const SNIPPET_TOKENS = 24;
 /** Candidates ranked per hit asked for when matches are filtered by where their text came from. */
 const SOURCE_CANDIDATES = 10;
@@ -94,33 +99,42 @@ const START = "\u0001";
 const END = "\u0002";
 
 export function searchArchive(db: Database, query: string, options: SearchOptions): SearchResult {
+  // One snapshot for every statement: a run committing meanwhile cannot make the ranking's
+  // passes, or a hit and its pages, disagree.
+  return db.transaction(() => search(db, query, options))();
+}
+
+function search(db: Database, query: string, options: SearchOptions): SearchResult {
   const table = searchTable(db, options);
-  const { match, prefix, cjk } = matchOf(query, options, indexColumns(db));
+  const features = archiveFeatures(db);
+  const { match, pickPass, cjk, phrases } = matchOf(query, options, features);
   const offset = Math.min(Math.max(0, Math.floor(options.offset ?? 0)), MAX_OFFSET);
   const wanted = offset + options.limit;
   const deadline = startDeadline(db, options.timeLimitMs ?? SEARCH_TIME_LIMIT_MS, options.fts === true);
   const { sql: filterSql, params: filterParams } = chunkFilters(options);
-  // bm25() and SQLite's own sorter rather than FTS5's `ORDER BY rank`: that one scores every
-  // match before it returns a row, so nothing could stop it; here the deadline is asked at each
-  // match. Same scores, same order (ties by rowid, so pages never shuffle), about the same speed.
-  // CROSS JOIN keeps the index the outer loop when filters join chunks and documents.
-  const ranked = sqlite(deadline, () =>
-    db
-      .prepare(
-        `SELECT ${table}.rowid AS seq, bm25(${table}, ${WEIGHTS[table]}) AS score FROM ${table}` +
-          (filterSql.length ? ` CROSS JOIN chunks c ON c.seq = ${table}.rowid CROSS JOIN documents d ON d.id = c.document_row` : "") +
-          ` WHERE ${table} MATCH @match AND ${DEADLINE_FUNCTION}()` +
-          filterSql.map((f) => ` AND ${f}`).join("") +
-          ` ORDER BY score, seq LIMIT @limit`,
-      )
-      .all({ ...filterParams, match, limit: (wanted + 1) * (options.source !== undefined ? SOURCE_CANDIDATES : 3) }) as { seq: number; score: number }[],
-  );
-  const marked = markedTexts(db, table, match, prefix, ranked.map((r) => r.seq), deadline);
+  const limit = (wanted + 1) * (options.source !== undefined ? SOURCE_CANDIDATES : 3);
+  const rankIn = (blocks?: number[], rows?: number[]) =>
+    sqlite(deadline, () =>
+      statement(db, rankingSql(table, features, filterSql, blocks !== undefined)).all({
+        ...filterParams,
+        match,
+        limit,
+        ...(blocks ? { blocks: JSON.stringify(blocks), rows: JSON.stringify(rows ?? []) } : {}),
+      }) as Ranked[],
+    );
+  const count = (expression: string) => sqlite(deadline, () => (statement(db, `SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`).get(expression) as { n: number }).n);
+  const rowsOf = (expression: string) => sqlite(deadline, () => statement(db, `SELECT ${table}.rowid FROM ${table} WHERE ${table} MATCH ?`).pluck().all(expression) as number[]);
+  sqlite(deadline, () => deadline.check());
+  const ranked =
+    table === FTS_TABLE && phrases && features.impacts !== undefined
+      ? rankByBlocks(db, { phrases, tokenize: features.impacts, table, limit }, { rankIn, count, rowsOf })
+      : rankIn();
+  const marked = markedTexts(db, table, match, pickPass, ranked.map((r) => r.seq), deadline);
   const textOf = cjk.length ? (seq: number) => withCjkMarks(marked(seq), cjk) : marked;
-  const chunkRow = db.prepare(
-    `SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.document_id, d.uri, ${indexColumns(db).path ? "d.path" : "NULL AS path"}, d.title FROM chunks c JOIN documents d ON d.id = c.document_row WHERE c.seq = ?`,
+  const chunkRow = statement(
+    db,
+    `SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.document_id, d.uri, ${features.path ? "d.path" : "NULL AS path"}, d.title FROM chunks c JOIN documents d ON d.id = c.document_row WHERE c.seq = ?`,
   );
-  const pageRows = db.prepare("SELECT number, label, char_start, char_end, ocr FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number");
   const pagesOf = new Map<number, PageOffsets[]>();
 
   // Every hit up to the page shown is found (repeats are told apart by their highlights), and
@@ -129,9 +143,10 @@ export function searchArchive(db: Database, query: string, options: SearchOption
   const seen = new Set<string>();
   for (const { seq, score } of ranked) {
     if (hits.length > wanted) break;
+    sqlite(deadline, () => deadline.check());
     const text = textOf(seq);
     const chunk = chunkRow.get(seq) as HitChunk;
-    if (!pagesOf.has(chunk.document_row)) pagesOf.set(chunk.document_row, pageRows.all(chunk.document_row) as PageOffsets[]);
+    if (!pagesOf.has(chunk.document_row)) pagesOf.set(chunk.document_row, pageOffsets(db, chunk.document_row));
     const pages = pagesOf.get(chunk.document_row)!;
     const spans = markedSpans(text.marked);
     const first = spans[0];
@@ -143,7 +158,7 @@ export function searchArchive(db: Database, query: string, options: SearchOption
     seen.add(key);
     const matchPages: [number, number] = first ? [pageOf(pages, docStart, chunk.page_start), pageOf(pages, docEnd, chunk.page_end)] : [chunk.page_start, chunk.page_end];
     const { snippet, highlights } = cleanSnippet(text.snippet);
-    const ocr = ocrOf(pages.filter((p) => p.number >= matchPages[0] && p.number <= matchPages[1]));
+    const ocr = ocrOf(db, chunk.document_row, matchPages);
     if ((options.source === "ocr" && !ocr) || (options.source === "text" && ocr)) continue;
     hits.push({
       score: -score,
@@ -165,9 +180,18 @@ export function searchArchive(db: Database, query: string, options: SearchOption
   return { query, match, hits: hits.slice(offset, wanted), more: hits.length > wanted };
 }
 
-/** The OCR pages among the matched pages, and their confidence (weighted by words); undefined when none was read by OCR. */
-function ocrOf(pages: readonly PageOffsets[]): SearchHit["ocr"] {
-  const read = pages.flatMap((p) => (p.ocr ? [{ number: p.number, facts: JSON.parse(p.ocr) as { words?: number; meanConfidence?: number } }] : []));
+/**
+ * A document's pages with their offsets, from the pages_offsets index (schema 6): in a page row
+ * they follow the page's text, so reading them there reads the whole text.
+ */
+function pageOffsets(db: Database, documentRow: number): PageOffsets[] {
+  return statement(db, "SELECT number, label, char_start, char_end FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number").all(documentRow) as PageOffsets[];
+}
+
+/** The pages read by OCR among the matched pages, and their confidence (weighted by words); undefined when none was. */
+function ocrOf(db: Database, documentRow: number, [first, last]: [number, number]): SearchHit["ocr"] {
+  const rows = statement(db, "SELECT number, ocr FROM pages WHERE document_row = ? AND number BETWEEN ? AND ? AND ocr IS NOT NULL AND char_start IS NOT NULL ORDER BY number").all(documentRow, first, last) as { number: number; ocr: string }[];
+  const read = rows.map((r) => ({ number: r.number, facts: JSON.parse(r.ocr) as { words?: number; meanConfidence?: number } }));
   if (read.length === 0) return undefined;
   const words = read.reduce((n, r) => n + (r.facts.words ?? 0), 0);
   const confidence = words ? read.reduce((s, r) => s + (r.facts.meanConfidence ?? 0) * (r.facts.words ?? 0), 0) / words : 0;
@@ -175,51 +199,125 @@ function ocrOf(pages: readonly PageOffsets[]): SearchHit["ocr"] {
 }
 
 /**
- * highlight() and snippet() of a ranked chunk, asked for in rank order until the page is full.
- * FTS5 answers `rowid = ?` by looking the query up again, which for a prefix merges the index
- * entries of every word it starts, each time (`th*`: ~50 ms a lookup, 1.7 s for a page of
- * hits); such a query gets one more pass over its matches instead, picking the ranked ones.
+ * The ranking statement: the best `@limit` matches by bm25, ties by seq; with `blocks`, only
+ * those in the blocks listed in `@blocks` or among the rows listed in `@rows` (JSON arrays).
+ * bm25() and SQLite's own sorter rather than FTS5's `ORDER BY rank`: that one scores every match
+ * before it returns a row, so nothing could stop it; here the deadline is asked as matches go
+ * by. Same scores, same order.
  */
-function markedTexts(db: Database, table: string, match: string, prefix: boolean, seqs: number[], deadline: Deadline): (seq: number) => { marked: string; snippet: string } {
+function rankingSql(table: string, features: ArchiveFeatures, filterSql: readonly string[], blocks: boolean): string {
+  // CROSS JOIN keeps the index the outer loop; chunks_filter holds what the filters read of a
+  // chunk, so its text (most of a chunk row) is never read for a match filtered out.
+  const joins = filterSql.length
+    ? ` CROSS JOIN chunks c${features.filterIndex ? " INDEXED BY chunks_filter" : ""} ON c.seq = ${table}.rowid CROSS JOIN documents d ON d.id = c.document_row`
+    : "";
+  // Expressions of the rowid, which FTS5 is not handed (it would look the query up again for
+  // each row): SQLite tests them as the index returns rows, against lists read once into
+  // temporary indexes.
+  const inBlocks = blocks
+    ? ` AND (${table}.rowid / ${BLOCK_SIZE} IN (SELECT value FROM json_each(@blocks)) OR ${table}.rowid + 0 IN (SELECT value FROM json_each(@rows)))`
+    : "";
+  return (
+    `SELECT ${table}.rowid AS seq, bm25(${table}, ${WEIGHTS[table]}) AS score FROM ${table}${joins}` +
+    ` WHERE ${table} MATCH @match${inBlocks} AND ${DEADLINE_CHECK}` +
+    filterSql.map((f) => ` AND ${f}`).join("") +
+    ` ORDER BY score, seq LIMIT @limit`
+  );
+}
+
+/**
+ * highlight() and snippet() of a ranked chunk, asked for in rank order until the page is full.
+ * FTS5 answers `rowid = ?` by looking the query up again, which for a prefix without a prefix
+ * index merges the index entries of every word it starts, each time (`th*`: ~50 ms a lookup,
+ * 1.7 s for a page of hits); such a query (`pickPass`) gets one more pass over its matches
+ * instead, picking the ranked ones.
+ */
+function markedTexts(db: Database, table: string, match: string, pickPass: boolean, seqs: number[], deadline: Deadline): (seq: number) => { marked: string; snippet: string } {
   const columns = `${table}.rowid AS seq, highlight(${table}, 0, char(1), char(2)) AS marked, snippet(${table}, 0, char(1), char(2), '…', ${SNIPPET_TOKENS}) AS snippet`;
   type Row = { seq: number; marked: string; snippet: string };
-  if (prefix) {
-    deadline.pick = new Set(seqs);
-    const rows = sqlite(deadline, () => db.prepare(`SELECT ${columns} FROM ${table} WHERE ${table} MATCH @match AND ${PICK_FUNCTION}(${table}.rowid)`).all({ match }) as Row[]);
+  if (pickPass) {
+    // The ranked rows are a list SQLite tests each match against (rowid + 0: FTS5 is not handed it).
+    const rows = sqlite(deadline, () =>
+      statement(db, `SELECT ${columns} FROM ${table} WHERE ${table} MATCH @match AND ${table}.rowid + 0 IN (SELECT value FROM json_each(@seqs)) AND ${DEADLINE_CHECK}`).all({ match, seqs: JSON.stringify(seqs) }) as Row[],
+    );
     const bySeq = new Map(rows.map((r) => [r.seq, r]));
     return (seq) => bySeq.get(seq)!;
   }
   // CAST: better-sqlite3 binds a JS number as REAL, and FTS5 then takes over the rowid test
   // without applying it (3.53: `rowid = 3.0` returns every match), so each hit got the first
   // match's snippet.
-  const one = db.prepare(`SELECT ${columns} FROM ${table} WHERE ${table} MATCH @match AND rowid = CAST(@seq AS INTEGER)`);
+  const one = statement(db, `SELECT ${columns} FROM ${table} WHERE ${table} MATCH @match AND rowid = CAST(@seq AS INTEGER)`);
   return (seq) => sqlite(deadline, () => one.get({ match, seq }) as Row);
 }
 
 /**
- * The MATCH expression, whether it holds a prefix, and where the query's CJK terms are in a text
- * (highlight() marks only the text column: the bigram column's matches are found again in JS).
+ * The MATCH expression; whether highlights need the pick pass (a prefix the archive has no
+ * prefix index for); where the query's CJK terms are in a text (highlight() marks only the text
+ * column: the bigram column's matches are found again in JS); and the phrases bm25 scores, for
+ * the pruned ranking when the query is one it can bound (alternativePhrases; not for a query in
+ * FTS5's own syntax, a substring, or a prefix).
  */
-function matchOf(query: string, options: { substring?: boolean; fts?: boolean }, columns: IndexColumns): { match: string; prefix: boolean; cjk: RegExp[] } {
-  if (options.substring) return { match: toTrigramQuery(query), prefix: false, cjk: [] };
-  if (options.fts) return { match: toRawFtsQuery(query), prefix: query.includes("*"), cjk: [] };
+function matchOf(
+  query: string,
+  options: { substring?: boolean; fts?: boolean },
+  features: ArchiveFeatures,
+): { match: string; pickPass: boolean; cjk: RegExp[]; phrases?: MatchPhrase[] } {
+  if (options.substring) return { match: toTrigramQuery(query), pickPass: false, cjk: [] };
+  if (options.fts) return { match: toRawFtsQuery(query), pickPass: query.includes("*"), cjk: [] };
   const node = parseQuery(query);
-  const cjk = columns.cjk ? positiveTerms(node).flatMap((t) => cjkPattern(t.text) ?? []) : [];
-  return { match: matchExpression(node, columns), prefix: hasPrefix(node), cjk };
+  const cjk = features.cjk ? positiveTerms(node).flatMap((t) => cjkPattern(t.text) ?? []) : [];
+  const phrases = alternativePhrases(node, features);
+  return {
+    match: matchExpression(node, features),
+    pickPass: prefixLengths(node).some((n) => !features.prefixLengths.includes(n)),
+    cjk,
+    ...(phrases && !phrases.some((p) => p.prefix) ? { phrases } : {}),
+  };
 }
 
-/** What the archive's tables have: the CJK bigram column and documents.path come with schema 5; older archives are searched as they are. */
-function indexColumns(db: Database): IndexColumns & { path: boolean } {
-  let known = columnsOf.get(db);
-  if (!known) {
-    const has = (table: string, column: string) => db.prepare("SELECT 1 FROM pragma_table_info(?) WHERE name = ?").get(table, column) !== undefined;
-    known = { cjk: has(FTS_TABLE, "cjk"), path: has("documents", "path") };
-    columnsOf.set(db, known);
-  }
-  return known;
+/** What an archive's tables have; older archives are searched as they are. */
+interface ArchiveFeatures extends IndexColumns {
+  /** documents.path (schema 5). */
+  path: boolean;
+  /** The chunks_filter index (schema 6). */
+  filterIndex: boolean;
+  /** Prefix lengths the full-text index keeps an index for (schema 6: 3 and 4). */
+  prefixLengths: number[];
+  /** The tokenizer the ranking bounds were counted with, when the archive has them (schema 6). */
+  impacts: string | undefined;
 }
 
-const columnsOf = new WeakMap<Database, IndexColumns & { path: boolean }>();
+const featuresOf = new WeakMap<Database, { schema: number; features: ArchiveFeatures }>();
+
+/** The archive's features, read again whenever its schema changed (a run may upgrade it while a server reads it). */
+function archiveFeatures(db: Database): ArchiveFeatures {
+  const schema = db.pragma("schema_version", { simple: true }) as number;
+  const known = featuresOf.get(db);
+  if (known?.schema === schema) return known.features;
+  const has = (table: string, column: string) => db.prepare("SELECT 1 FROM pragma_table_info(?) WHERE name = ?").get(table, column) !== undefined;
+  const declaration = (db.prepare("SELECT sql FROM sqlite_master WHERE name = ?").pluck().get(FTS_TABLE) as string | undefined) ?? "";
+  const tokenize = tableExists(db, "archive_meta") ? (db.prepare("SELECT value FROM archive_meta WHERE key = 'fts_tokenize'").pluck().get() as string | undefined) : undefined;
+  const features: ArchiveFeatures = {
+    cjk: has(FTS_TABLE, "cjk"),
+    path: has("documents", "path"),
+    filterIndex: db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'chunks_filter'").get() !== undefined,
+    prefixLengths: (/prefix = '([0-9 ]+)'/.exec(declaration)?.[1] ?? "").split(" ").filter(Boolean).map(Number),
+    impacts: tableExists(db, "term_impacts") && tableExists(db, "impact_blocks") && (FTS_TOKENIZERS as readonly (string | undefined)[]).includes(tokenize) ? tokenize : undefined,
+  };
+  featuresOf.set(db, { schema, features });
+  return features;
+}
+
+const statements = new WeakMap<Database, Map<string, Statement>>();
+
+/** A statement prepared once per connection (preparing costs about as much as running a small one). */
+function statement(db: Database, sql: string): Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let found = cache.get(sql);
+  if (!found) cache.set(sql, (found = db.prepare(sql)));
+  return found;
+}
 
 /**
  * A chunk's marked text and snippet with the CJK terms' matches marked too. A snippet that
@@ -275,14 +373,19 @@ function snippetAround(marked: string): string | undefined {
 export const SEARCH_TIME_LIMIT_MS = 3_000;
 
 const DEADLINE_FUNCTION = "pagestream_deadline";
-const PICK_FUNCTION = "pagestream_pick";
+/**
+ * The deadline as a statement asks it: about one match in 256 (calling into JavaScript and
+ * reading the clock at every match cost a tenth of a common word's ranking). At ~1 µs a match
+ * the limit is still kept to a fraction of a millisecond.
+ */
+const DEADLINE_CHECK = `((random() & 255) != 0 OR ${DEADLINE_FUNCTION}())`;
 
 interface Deadline {
   /** performance.now() past which a search stops. */
   at: number;
   limitMs: number;
-  /** The rowids the pick pass keeps. */
-  pick: ReadonlySet<number>;
+  /** Throws once the deadline has passed: asked between a search's statements. */
+  check(): void;
   /** The query is FTS5's own syntax (`--fts`): its complaints are the user's to fix. */
   raw: boolean;
 }
@@ -290,24 +393,24 @@ interface Deadline {
 const deadlines = new WeakMap<Database, Deadline>();
 
 /**
- * Arms the time limit of one search on this connection: SQL functions the search's statements
- * call at every match throw once it has passed (better-sqlite3 has no progress handler or
- * interrupt; a function that throws ends the statement at once).
+ * Arms the time limit of one search on this connection: the SQL function its statements call as
+ * matches go by (DEADLINE_CHECK) throws once it has passed (better-sqlite3 has no progress
+ * handler or interrupt; a function that throws ends the statement at once).
  */
 function startDeadline(db: Database, limitMs: number, raw = false): Deadline {
   let deadline = deadlines.get(db);
   if (!deadline) {
-    const state: Deadline = { at: Infinity, limitMs, pick: new Set(), raw };
-    const check = () => {
-      if (performance.now() >= state.at) throw new SearchTimeout();
+    const state: Deadline = {
+      at: Infinity,
+      limitMs,
+      raw,
+      check() {
+        if (performance.now() >= state.at) throw new SearchTimeout();
+      },
     };
     db.function(DEADLINE_FUNCTION, { deterministic: false }, () => {
-      check();
+      state.check();
       return 1;
-    });
-    db.function(PICK_FUNCTION, { deterministic: false }, (seq: unknown) => {
-      check();
-      return state.pick.has(Number(seq)) ? 1 : 0;
     });
     deadlines.set(db, state);
     deadline = state;
@@ -335,19 +438,30 @@ export interface PageMatch {
  * one over a page break is split at it. Sorted, without repeats from overlapping chunks.
  */
 export function matchesInDocument(db: Database, query: string, documentRow: number, options: { substring?: boolean; fts?: boolean } = {}): PageMatch[] {
-  const table = searchTable(db, options);
-  const { match, cjk } = matchOf(query, options, indexColumns(db));
-  const deadline = startDeadline(db, SEARCH_TIME_LIMIT_MS, options.fts === true);
-  const rows = sqlite(
-    deadline,
-    () =>
-      db
-        .prepare(
-          `SELECT c.char_start, c.prefix_chars, highlight(${table}, 0, char(1), char(2)) AS marked FROM ${table} CROSS JOIN chunks c ON c.seq = ${table}.rowid WHERE ${table} MATCH @match AND ${DEADLINE_FUNCTION}() AND c.document_row = @document`,
-        )
-        .all({ match, document: documentRow }) as (ChunkOffsets & { marked: string })[],
-  );
-  const pages = db.prepare("SELECT number, label, char_start, char_end FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number").all(documentRow) as PageOffsets[];
+  return db.transaction(() => {
+    const table = searchTable(db, options);
+    const { match, cjk } = matchOf(query, options, archiveFeatures(db));
+    const deadline = startDeadline(db, SEARCH_TIME_LIMIT_MS, options.fts === true);
+    // The document's chunks are written together, one seq after another: FTS5 is handed their
+    // range, so it reads only matches there rather than every match in the archive (CAST: see
+    // markedTexts).
+    const range = statement(db, "SELECT min(seq) AS first, max(seq) AS last FROM chunks WHERE document_row = ?").get(documentRow) as { first: number | null; last: number | null };
+    if (range.first === null || range.last === null) return [];
+    const rows = sqlite(
+      deadline,
+      () =>
+        statement(
+          db,
+          `SELECT c.char_start, c.prefix_chars, highlight(${table}, 0, char(1), char(2)) AS marked FROM ${table} CROSS JOIN chunks c ON c.seq = ${table}.rowid WHERE ${table} MATCH @match AND ${table}.rowid BETWEEN CAST(@first AS INTEGER) AND CAST(@last AS INTEGER) AND ${DEADLINE_CHECK} AND c.document_row = @document`,
+        ).all({ match, document: documentRow, first: range.first, last: range.last }) as (ChunkOffsets & { marked: string })[],
+    );
+    return pageMatches(db, documentRow, rows, cjk);
+  })();
+}
+
+/** The matches of a document's chunks (highlight() output), placed on its pages. */
+function pageMatches(db: Database, documentRow: number, rows: readonly (ChunkOffsets & { marked: string })[], cjk: readonly RegExp[]): PageMatch[] {
+  const pages = pageOffsets(db, documentRow);
   const found = new Map<string, PageMatch>();
   for (const row of rows) {
     for (const [s, e] of markedSpans(cjk.length ? markPatterns(row.marked, cjk) : row.marked)) {
@@ -418,8 +532,6 @@ interface PageOffsets {
   label: string | null;
   char_start: number;
   char_end: number;
-  /** JSON of the page's OCR facts, for pages read by OCR (selected where a hit needs it). */
-  ocr?: string | null;
 }
 
 /** [start, end) of each marked match in highlight()'s output, as offsets into the chunk text. */

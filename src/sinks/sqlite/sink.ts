@@ -5,6 +5,7 @@ import { isStorageError, outputError } from "../../core/output-error.js";
 import { checkWritable, ensureFolder } from "../../core/output-folder.js";
 import { defineSink } from "../../core/plugin.js";
 import { prepareArchive, tableExists } from "./archive-schema.js";
+import { ArchiveRefused, checkFullTextTables, hardenConnection } from "./fts-tables-check.js";
 import { ArchiveWriter } from "./archive-writer.js";
 import { ARCHIVE_SCHEMA_VERSION, documentRows } from "./document-rows.js";
 
@@ -52,13 +53,16 @@ export default defineSink({
     let db: InstanceType<typeof Database> | undefined;
     try {
       db = new Database(target, { readonly: true, fileMustExist: true });
+      hardenConnection(db);
       const stored = tableExists(db, "archive_meta") ? (db.prepare("SELECT value FROM archive_meta WHERE key = 'schema_version'").get() as { value: string } | undefined)?.value : undefined;
       if (stored !== undefined && Number(stored) > ARCHIVE_SCHEMA_VERSION) {
         throw new Error(`${opts.path} has archive schema version ${stored}, newer than this pagestream's ${ARCHIVE_SCHEMA_VERSION}: run a newer pagestream, or write to a new file`);
       }
+      checkFullTextTables(db);
       return `${opts.path} can be written (${stored === undefined ? "no archive in it yet" : `archive schema ${stored}${Number(stored) < ARCHIVE_SCHEMA_VERSION ? `, brought to ${ARCHIVE_SCHEMA_VERSION} by the next run` : ""}`})`;
     } catch (err) {
       if (/^SQLITE_(NOTADB|CORRUPT)/.test((err as { code?: string }).code ?? "")) throw new Error(`${opts.path} is not an SQLite archive: ${(err as Error).message}`);
+      if (err instanceof ArchiveRefused) throw new Error(`${opts.path}: ${err.message}`, { cause: err });
       throw err;
     } finally {
       db?.close();
@@ -79,6 +83,10 @@ export default defineSink({
     let writer: ArchiveWriter;
     let archiveId: string;
     try {
+      // The file may come from elsewhere: its full-text tables are checked before FTS5 reads
+      // or writes them (prepareArchive rebuilds and upgrades them).
+      hardenConnection(db);
+      checkFullTextTables(db);
       const prepared = prepareArchive(db, { stemming: opts.stemming, trigram: opts.trigram });
       for (const change of prepared.changes) context.warn(`${opts.path}: rebuilt the ${change}`);
       archiveId = prepared.archiveId;
@@ -154,6 +162,7 @@ export default defineSink({
           // Fold the write-ahead log into the database file: the archive is one file at rest.
           db.pragma("wal_checkpoint(TRUNCATE)");
         } finally {
+          writer.close();
           db.close();
         }
       },
@@ -161,6 +170,7 @@ export default defineSink({
         // Committed batches hold whole documents; the open one is dropped whole.
         clearTimeout(timer);
         if (db.open && db.inTransaction) db.exec("ROLLBACK");
+        writer.close();
         if (db.open) db.close();
       },
     };

@@ -1,0 +1,116 @@
+/**
+ * Text tokenized exactly as the archive's full-text index tokenizes it. The text is indexed in
+ * a small FTS5 table with the same tokenizer, in memory, and its tokens are read back through
+ * fts5vocab. The ranking bounds (term-impacts.ts) must count the very tokens the archive's index
+ * holds: a tokenizer rewritten in JavaScript would differ on some letter (case folding,
+ * diacritics, the Porter stemmer), and a bound that undercounts one gives wrong hits.
+ *
+ * One case is short enough to write out (asciiRowTokens): ASCII text without stemming, where
+ * unicode61 keeps [0-9A-Za-z] and folds A-Z to lower case (fts5_unicode2.c's aAsciiTokenChar).
+ * Reading fts5vocab costs ~70 µs a chunk, this a few; its counts are taken only when each
+ * column's number of tokens is the one FTS5 itself recorded for the row.
+ */
+import type { Database, Statement } from "better-sqlite3";
+import { readVarints } from "./sqlite-varints.js";
+
+/** The tokenizers pagestream declares (archive-schema.ts's ftsTokenizer): no other string reaches SQL here. */
+export const FTS_TOKENIZERS = ["unicode61 remove_diacritics 2", "porter unicode61 remove_diacritics 2"] as const;
+
+export interface RowTokens {
+  /** Tokens in the row, every column: the length FTS5's bm25 divides by the average. */
+  length: number;
+  /** The row's tokens whose occurrences, weighted by column as bm25 weighs them, reach the minimum asked for. */
+  weighted: Map<string, number>;
+}
+
+/** Longest term FTS5 indexes, in bytes (FTS5_MAX_TOKEN_SIZE): a longer token is cut there. */
+const MAX_TOKEN_BYTES = 32_768;
+const ASCII = /^[\x00-\x7f]*$/;
+/** What separates unicode61's tokens in lower-cased ASCII text. */
+const ASCII_SEPARATORS = /[^0-9a-z]+/;
+
+/**
+ * The tokens of a row of ASCII text (one text a column) as `unicode61 remove_diacritics 2`
+ * makes them, with those weighing at least `minWeighted`; undefined when a text is not ASCII, or
+ * when the tokens counted in a column are not `indexed[column]`, FTS5's own count for the row.
+ */
+export function asciiRowTokens(row: readonly string[], weights: readonly number[], minWeighted: number, indexed: readonly number[]): RowTokens | undefined {
+  const weighted = new Map<string, number>();
+  let length = 0;
+  for (let column = 0; column < weights.length; column++) {
+    const text = row[column] ?? "";
+    if (!ASCII.test(text)) return undefined;
+    let count = 0;
+    // toLowerCase folds ASCII text's A-Z only, as unicode61 does.
+    for (const token of text.toLowerCase().split(ASCII_SEPARATORS)) {
+      if (!token) continue;
+      const term = token.slice(0, MAX_TOKEN_BYTES);
+      weighted.set(term, (weighted.get(term) ?? 0) + weights[column]!);
+      count++;
+    }
+    if (count !== indexed[column]) return undefined;
+    length += count;
+  }
+  for (const [term, weight] of weighted) if (weight < minWeighted) weighted.delete(term);
+  return { length, weighted };
+}
+
+export class FtsTokens {
+  private readonly db: Database;
+  private readonly insert: Statement;
+  private readonly lengths: Statement;
+  private readonly weightedSql: Statement;
+  private readonly inOrder: Statement;
+  private readonly columns: number;
+
+  /**
+   * `weights`: bm25's weight of each column, in order. The table is opened in memory by the
+   * driver `like` was opened with (importing better-sqlite3 here would load it for
+   * `pagestream validate` and `--help`, which never open a database).
+   */
+  constructor(like: Database, tokenize: string, weights: readonly number[]) {
+    if (!(FTS_TOKENIZERS as readonly string[]).includes(tokenize)) throw new Error(`unknown full-text tokenizer ${JSON.stringify(tokenize)}`);
+    this.columns = weights.length;
+    const names = weights.map((_, i) => `c${i}`);
+    this.db = new (like.constructor as new (file: string) => Database)(":memory:");
+    this.db.exec(`CREATE VIRTUAL TABLE t USING fts5(${names.join(", ")}, content = '', tokenize = '${tokenize}');
+                  CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance');`);
+    this.insert = this.db.prepare(`INSERT INTO t (rowid, ${names.join(", ")}) VALUES (?, ${names.map(() => "?").join(", ")})`);
+    this.lengths = this.db.prepare("SELECT id, sz FROM t_docsize").raw();
+    // The vocabulary lists instances term by term, so grouping by (term, doc) needs no sort.
+    const weight = `CASE col ${names.map((n, i) => `WHEN '${n}' THEN ${Number(weights[i])}`).join(" ")} ELSE 1 END`;
+    this.weightedSql = this.db.prepare(`SELECT term, doc, sum(${weight}) AS f FROM v GROUP BY term, doc HAVING f >= ?`).raw();
+    this.inOrder = this.db.prepare("SELECT term FROM v ORDER BY offset").pluck();
+  }
+
+  /** The tokens of each row (one text a column), with those weighing at least `minWeighted`. */
+  count(rows: readonly (readonly string[])[], minWeighted: number): RowTokens[] {
+    if (rows.length === 0) return [];
+    return this.indexed(rows, () => {
+      const out: RowTokens[] = rows.map(() => ({ length: 0, weighted: new Map() }));
+      for (const [id, size] of this.lengths.all() as [number, Buffer][]) out[id - 1]!.length = readVarints(size, this.columns).reduce((a, b) => a + b, 0);
+      for (const [term, doc, f] of this.weightedSql.iterate(minWeighted) as IterableIterator<[string, number, number]>) out[doc - 1]!.weighted.set(term, f);
+      return out;
+    });
+  }
+
+  /** The tokens of a phrase, in order, as FTS5 reads it from a MATCH expression. */
+  tokens(text: string): string[] {
+    return this.indexed([[text]], () => this.inOrder.all() as string[]);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private indexed<T>(rows: readonly (readonly string[])[], read: () => T): T {
+    return this.db.transaction(() => {
+      rows.forEach((row, i) => this.insert.run(i + 1, ...Array.from({ length: this.columns }, (_, c) => row[c] ?? "")));
+      try {
+        return read();
+      } finally {
+        this.db.exec("INSERT INTO t (t) VALUES ('delete-all')");
+      }
+    })();
+  }
+}
