@@ -123,11 +123,22 @@ describe("column layout", () => {
     ]);
   });
 
-  it("says the layout is uncertain when text stands on both sides of a strip but only one side reads as prose", () => {
+  it("reads a narrow sidebar of short items on baselines of its own after the column beside it, not interleaved", () => {
     const runs: TextRun[] = [];
     for (let i = 0; i < 6; i++) {
-      // A narrow sidebar of short items on baselines of its own.
       runs.push(run(`Body line ${i} of ordinary prose set wide`, 60, 700 - 12 * i, 10, 300), run(`k${i}`, 420, 694 - 18 * i, 10, 12));
+    }
+    const { lines, columns } = order(runs);
+    expect(columns).toBe(2);
+    expect(lines.map((l) => (l.text.startsWith("Body") ? l.text.split(" ")[2] : l.text))).toEqual(["0", "1", "2", "3", "4", "5", "k0", "k1", "k2", "k3", "k4", "k5"]);
+  });
+
+  it("says the layout is uncertain when short items beside prose stand on its baselines, but only on some of them", () => {
+    const runs: TextRun[] = [];
+    for (let i = 0; i < 6; i++) {
+      // Items beside every other line of prose: a label column, or a sidebar set on the body's leading.
+      runs.push(run(`Body line ${i} of ordinary prose set wide`, 60, 700 - 12 * i, 10, 300));
+      if (i % 2 === 0) runs.push(run(`k${i}`, 420, 700 - 12 * i, 10, 12));
     }
     expect(order(runs).columns).toBe("uncertain");
   });

@@ -10,10 +10,14 @@
  * recursively, so three columns and alternating one- and two-column sections work too.
  *
  * Tables, centred author lists and indented code must not become false columns: both sides
- * must read as running text (fragments as wide as a column of prose, not cells), and the run
- * must be several rows tall. A strip that has text on both sides but running text on only one
- * (a narrow sidebar of short lines, a list beside prose) is not split, and the page says
- * `columns: "uncertain"` instead of guessing silently.
+ * must read as running text (fragments as wide as a column of prose, not cells; a side may
+ * itself be columns, as the two right-hand columns of a three-column page are), and the run
+ * must be several rows tall. Blocks set on baselines of their own are read block by block even
+ * when they are not prose (a CV's sidebar of short lines, a box under a column, an address
+ * beside a letter's reference block); the run of a gutter ends at a band of white across the
+ * page beyond which one side has nothing more. A strip with running text on one side only whose
+ * rows pair with the other's on some baselines (a label column, a list beside prose) is not
+ * split, and the page says `columns: "uncertain"` instead of guessing silently.
  */
 import type { Line, TextRun } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
@@ -129,7 +133,7 @@ function orderRows(rows: Row[], options: ColumnOptions, state: { uncertain: bool
  * gaps between the fragments of each row and of each pair of neighbouring rows, so columns whose
  * baselines do not line up (every row holding one side only) are found too.
  */
-function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boolean }): Gutter | undefined {
+function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boolean }, depth = 0): Gutter | undefined {
   let best: Gutter | undefined;
   const tried = new Set<string>();
   for (let r = 0; r < rows.length; r++) {
@@ -142,7 +146,7 @@ function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boo
         const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
         if (!tried.has(key)) {
           tried.add(key);
-          const verdict = judge(rows, candidate);
+          const verdict = judge(rows, candidate, options, depth);
           if (verdict === "uncertain") state.uncertain = true;
           if (verdict === "columns" && (!best || candidate.end - candidate.start > best.end - best.start)) best = candidate;
         }
@@ -216,6 +220,54 @@ function trimRunEnds(rows: readonly Row[], g: Gutter): Gutter {
   let { start, end } = g;
   while (start < end && (spans(rows[start]!) || standsApart(rows[start]!, rows[start + 1]))) start++;
   while (end > start && (spans(rows[end - 1]!) || standsApart(rows[end - 1]!, rows[end - 2]))) end--;
+  return cutAtBand(rows, { ...g, start, end });
+}
+
+/**
+ * A band of white this many times the larger of the two sides' line pitches, across the whole
+ * width, where one side has ended (or not yet begun): what lies beyond it is below (or above)
+ * both blocks, not more of one column. A column's paragraph gaps and the space before its
+ * headings stay under it; the gap between a letter's address and reference blocks and its body
+ * (4.4 pitches) does not.
+ */
+const BAND_PITCHES = 3;
+
+/**
+ * Ends the run at such a band: the reference block beside a letter's address ends well above
+ * the letter's body, which goes on below the address on the left; read inside the columns, the
+ * reference block would come after the whole letter.
+ */
+function cutAtBand(rows: readonly Row[], g: Gutter): Gutter {
+  const holds = (row: Row, side: number) => row.fragments.some((f) => (side === 0 ? f.x1 <= g.x0 : f.x0 >= g.x1));
+  const pitchOf = (side: number) => {
+    const ys = rows.slice(g.start, g.end).filter((row) => holds(row, side)).map((row) => row.y);
+    // The smaller half's median: a letter's one-line paragraphs leave as many paragraph gaps as line gaps.
+    const gaps = ys.slice(1).map((y, i) => ys[i]! - y).filter((d) => d > 0).sort((a, b) => a - b);
+    return median(gaps.slice(0, Math.ceil(gaps.length / 2)));
+  };
+  const band = BAND_PITCHES * Math.max(pitchOf(0), pitchOf(1));
+  if (!(band > 0)) return g;
+  let { start, end } = g;
+  for (const side of [0, 1]) {
+    // After the last row holding this side, the first band across the page ends the run…
+    let last = end - 1;
+    while (last > start && !holds(rows[last]!, side)) last--;
+    for (let i = last + 1; i < end; i++) {
+      if (rows[i - 1]!.y - rows[i]!.y >= band) {
+        end = i;
+        break;
+      }
+    }
+    // …and before the first one, the last band starts it.
+    let first = start;
+    while (first < end - 1 && !holds(rows[first]!, side)) first++;
+    for (let i = first; i > start; i--) {
+      if (rows[i - 1]!.y - rows[i]!.y >= band) {
+        start = i;
+        break;
+      }
+    }
+  }
   return { ...g, start, end };
 }
 
@@ -239,31 +291,57 @@ function narrow(strip: { x0: number; x1: number }, row: Row): { x0: number; x1: 
   return x1 > x0 ? { x0, x1 } : undefined;
 }
 
-function judge(rows: Row[], g: Gutter): "columns" | "uncertain" | "none" {
+function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number): "columns" | "uncertain" | "none" {
   const section = rows.slice(g.start, g.end);
-  const left = section.map((r) => r.fragments.filter((f) => f.x1 <= g.x0)).filter((fs) => fs.length > 0);
-  const right = section.map((r) => r.fragments.filter((f) => f.x0 >= g.x1)).filter((fs) => fs.length > 0);
+  const sideRows = (keep: (f: Fragment) => boolean) => section.map((r) => ({ fragments: r.fragments.filter(keep), y: r.y })).filter((r) => r.fragments.length > 0);
+  const leftRows = sideRows((f) => f.x1 <= g.x0);
+  const rightRows = sideRows((f) => f.x0 >= g.x1);
+  const left = leftRows.map((r) => r.fragments);
+  const right = rightRows.map((r) => r.fragments);
+  // A side that holds columns of its own (the two right columns of a three-column page, each
+  // row holding one of them or both) reads as text when its columns do.
+  const asText = (side: Row[]) =>
+    readsAsText(side.map((r) => r.fragments)) || (depth < MAX_NESTED_COLUMNS && findGutter(side, options, { uncertain: false }, depth + 1) !== undefined);
   if (left.length < MIN_ROWS_PER_SIDE || right.length < MIN_ROWS_PER_SIDE) return "none";
-  // A column of text runs up to its gutter (justified, or ragged by a word at most); a table's
-  // first column of cells ends wherever each cell's text does.
-  if (!reachesGutter(left, g.x0)) return "none";
   // A gutter is wider than the gaps between words around it; a river of spaces down a page
   // whose words are drawn one by one (an OCR layer) is not.
   if (g.x1 - g.x0 < GUTTER_OVER_WORD_GAP * medianWordGap(section, g)) return "none";
   // A column has a left margin: most rows right of a gutter start at one x. A river of spaces
   // down justified text (or between the words of an OCR layer) has text starting anywhere.
   if (!sharesLeftEdge(right)) return "none";
-  const leftText = readsAsText(left);
-  const rightText = readsAsText(right);
+  // Rows that hold both sides on one baseline, against the side with fewer rows: a table's
+  // cells, a label beside its paragraph and a list's markers pair with the other side nearly
+  // always; a sidebar, a box or a column set on its own leading seldom does.
+  const both = section.filter((r) => r.fragments.some((f) => f.x1 <= g.x0) && r.fragments.some((f) => f.x0 >= g.x1)).length;
+  const independent = both < INDEPENDENT_ROWS_SHARE * Math.min(left.length, right.length);
+  // A column of text runs up to its gutter (justified, or ragged by a word at most); a table's
+  // first column of cells ends wherever each cell's text does. A sidebar on its own baselines
+  // may be ragged (a list of courses beside a column of experience).
+  if (!independent && !reachesGutter(left, g.x0)) return "none";
+  const leftText = asText(leftRows);
+  const rightText = asText(rightRows);
   if (leftText && rightText) return "columns";
-  if (!leftText && !rightText) return "none";
   // Bullets or numbers beside text are a list.
   if (left.flat().every((f) => isListMarker(f.runs.map((r) => r.text).join("")))) return "none";
+  // Blocks on baselines of their own (an address beside a reference block, a sidebar or a box
+  // beside a column, a table beside a paragraph) are each read whole.
+  if (independent && sharesLeftEdge(left) && !flushRight(left) && !flushRight(right)) return "columns";
+  if (!leftText && !rightText) return "none";
   // Rows that nearly all hold both sides on one baseline are a table's or a list's rows (tables
   // and lists are found later); a narrow column beside prose flows on its own baselines.
-  const both = section.filter((r) => r.fragments.some((f) => f.x1 <= g.x0) && r.fragments.some((f) => f.x0 >= g.x1)).length;
   return both >= ROW_STRUCTURED_SHARE * section.length ? "none" : "uncertain";
 }
+
+/**
+ * Under this share of the sparser side's rows on a baseline of the other side, the two sides
+ * are set independently. Two columns of one text share every baseline or none; a table's or a
+ * label column's rows pair with the other side's nearly always; a CV's sidebar of short lines
+ * beside its main column shares 1 baseline in 8.
+ */
+const INDEPENDENT_ROWS_SHARE = 0.5;
+
+/** Columns inside a side of a gutter that are looked for, at most (three levels: up to eight columns). */
+const MAX_NESTED_COLUMNS = 2;
 
 /** How many times the typical gap between words a gutter must be. */
 const GUTTER_OVER_WORD_GAP = 1.5;
@@ -324,6 +402,24 @@ function sharesLeftEdge(rows: readonly (readonly Fragment[])[]): boolean {
   // Or at an indent from it that several rows share (an indent of one row is a river's chance).
   const indented = starts.filter((x) => Math.abs(x - edge) <= tolerance || (x > edge && x <= edge + INDENT_EMS * size && at(x) >= 2)).length;
   return at(edge) >= MIN_MARGIN_SHARE * rows.length && indented >= MIN_INDENTED_SHARE * rows.length;
+}
+
+/** Share of a side's rows that must end at its right edge for it to be set flush right. */
+const FLUSH_RIGHT_SHARE = 0.8;
+
+/**
+ * A side set flush right, its rows starting wherever their text makes them (a party's role at
+ * the right margin of a judgment's heading, amounts right-aligned in a column): labels that go
+ * with the rows beside them, not a block of its own to read after them.
+ */
+function flushRight(rows: readonly (readonly Fragment[])[]): boolean {
+  const ends = rows.map((fs) => Math.max(...fs.map((f) => f.x1)));
+  const starts = rows.map((fs) => Math.min(...fs.map((f) => f.x0)));
+  const size = median(rows.flat().map((f) => f.fontSize));
+  const right = Math.max(...ends);
+  const atRight = ends.filter((x) => right - x <= 0.5 * size).length;
+  const atLeft = starts.filter((x) => Math.abs(x - leftEdge(starts, size)) <= 0.5 * size).length;
+  return atRight >= FLUSH_RIGHT_SHARE * rows.length && atLeft < atRight;
 }
 
 /** Where the most of these starts lie within half an em of one another (the leftmost such place on a tie). */

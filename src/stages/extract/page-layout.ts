@@ -20,7 +20,7 @@ import { orderByColumns, type ColumnOptions } from "./column-layout.js";
 import { buildLine, groupLines, type LineGroupingOptions } from "./line-grouping.js";
 import { stripListingLineNumbers } from "./listing-line-numbers.js";
 import { markItems } from "./marked-content.js";
-import { lineGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
+import { lineGaps, measurePageGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
 import { readStructureOrder, type StructTreeNode, type StructureOrder } from "./structure-order.js";
 import { detectTables } from "./table-detection.js";
 import { normalizeLineText, type NormalizationOptions } from "./text-normalization.js";
@@ -269,6 +269,7 @@ export function documentLineGap(pages: readonly PageLines[]): number {
 export function layoutParagraphs(page: PageLines, options: LayoutOptions, fallbackGap = 0): PageLayout {
   const lines: Line[] = [];
   const paragraphs: Paragraph[] = [];
+  const gaps = measurePageGaps(page.sections.filter((s) => s.kind === "flow"), options, fallbackGap);
   for (const section of page.sections) {
     const offset = lines.length;
     lines.push(...section.lines);
@@ -276,7 +277,7 @@ export function layoutParagraphs(page: PageLines, options: LayoutOptions, fallba
       paragraphs.push({ start: offset, end: lines.length, kind: section.paragraph, ...(section.role ? { role: section.role } : {}) });
       continue;
     }
-    for (const p of segmentParagraphs(section.lines, options, fallbackGap, section.flowBreaks)) {
+    for (const p of segmentParagraphs(section.lines, options, fallbackGap, section.flowBreaks, gaps)) {
       const role = section.lines[p.start]?.role;
       paragraphs.push({ ...p, start: p.start + offset, end: p.end + offset, ...(role ? { role } : {}) });
     }
