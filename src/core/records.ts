@@ -108,6 +108,12 @@ export interface Line {
    * for a table row (cells separated by tabs in `text`), `Artifact` for declared furniture.
    */
   role?: string;
+  /**
+   * A table row's cells, left to right, empty cells included (`text` is them joined by tabs).
+   * A cell printed on several lines keeps them apart with a line feed; `text` joins them with a
+   * space, or with nothing after a hyphen that breaks a word (the dehyphenate stage decides it).
+   */
+  cells?: string[];
 }
 
 /**

@@ -48,7 +48,7 @@ export function groupLines(runs: readonly TextRun[], options: LineGroupingOption
   const lines: OpenLine[] = open
     .flatMap((l) => splitAtGaps(l.runs, levelOf))
     .sort((a, b) => b.level - a.level)
-    .map((p) => ({ runs: p.runs, y: p.level, fontSize: Math.max(...p.runs.map((r) => r.fontSize)), mainChars: 0 }));
+    .map((p) => ({ runs: p.runs, y: p.level, fontSize: p.size, mainChars: 0 }));
   reattachStrays(lines, levelOf, options);
   return lines.filter((l) => l.runs.length > 0).map((l) => buildLine(l.runs, options));
 }
@@ -76,11 +76,13 @@ const MARK_CHARS = 3;
  * tolerance (half the font size) is right for a superscript beside its word, but too loose for
  * text a column's width away.
  */
-function splitAtGaps(runs: readonly TextRun[], levelOf: (r: TextRun) => number): { runs: TextRun[]; level: number }[] {
+function splitAtGaps(runs: readonly TextRun[], levelOf: (r: TextRun) => number): { runs: TextRun[]; level: number; size: number }[] {
   const sorted = [...runs].sort((a, b) => a.x - b.x);
+  const main = sorted.reduce((a, b) => (b.text.trim().length > a.text.trim().length ? b : a));
+  const whole = [{ runs: sorted, level: levelOf(main), size: main.fontSize }];
   // Tilted runs (an OCR layer of a skewed scan) are left as grouped: their levels are
   // estimates, a point or two apart along one line.
-  if (sorted.some((r) => r.skew)) return [{ runs: sorted, level: levelOf(sorted[0]!) }];
+  if (sorted.some((r) => r.skew)) return whole;
   const parts: { runs: TextRun[]; level: number; chars: number; size: number; x1: number }[] = [];
   for (const run of sorted) {
     const last = parts[parts.length - 1];
@@ -98,7 +100,7 @@ function splitAtGaps(runs: readonly TextRun[], levelOf: (r: TextRun) => number):
       parts.push({ runs: [run], level: levelOf(run), chars, size: run.fontSize, x1: run.x + run.width });
     }
   }
-  if (parts.length < 2) return [{ runs: sorted, level: parts[0]?.level ?? 0 }];
+  if (parts.length < 2) return whole;
   const close = (a: { level: number; size: number }, b: { level: number; size: number }) => Math.abs(a.level - b.level) <= SPLIT_BASELINE_EMS * Math.max(a.size, b.size);
   // Steps between neighbours: a line whose words drift down one after the other (a tilted OCR
   // layer) steps a little at a time and stays whole; a box beside a column steps at once.
@@ -119,7 +121,7 @@ function splitAtGaps(runs: readonly TextRun[], levelOf: (r: TextRun) => number):
     }
     pending = [];
   }
-  if (groups.length === 0) return [{ runs: sorted, level: parts[0]!.level }];
+  if (groups.length === 0) return whole;
   groups[groups.length - 1]!.runs.push(...pending);
   // Groups on one level (the first and third columns beside a box in the second) are one line.
   const lines: { runs: TextRun[]; level: number; size: number }[] = [];

@@ -16,7 +16,7 @@
  */
 import { renderPageText } from "../../text/page-text.js";
 import type { Line, Paragraph, ParagraphKind, TextMode, TextRun } from "../../core/records.js";
-import { orderByColumns, type ColumnOptions } from "./column-layout.js";
+import { orderByColumns, type ColumnOptions, type PageFrame } from "./column-layout.js";
 import { buildLine, groupLines, type LineGroupingOptions } from "./line-grouping.js";
 import { stripListingLineNumbers } from "./listing-line-numbers.js";
 import { markItems } from "./marked-content.js";
@@ -71,12 +71,13 @@ export function layoutLines(
   styles: PdfFontStyles,
   structTree: StructTreeNode | null | undefined,
   options: LayoutOptions,
+  frame?: PageFrame,
 ): PageLines {
   const { body, offAxis, stretchedFixedPitch } = orientRuns(markItems(items), styles);
   const facts = { chars: countChars([...body, ...offAxis.flat()]), ocrSuspect: stretchedFixedPitch };
   const tail = offAxis.map((group) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true }))));
   const geometric = (reason: string, untaggedGlyphs: number): PageLines => {
-    const page = geometricOrder(body, options);
+    const page = geometricOrder(body, options, frame);
     return finish({ ...page, ...facts, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
   };
 
@@ -94,7 +95,7 @@ export function layoutLines(
     return geometric(`${share}% of the page's characters are outside the structure tree`, untaggedGlyphs);
   }
   const sections = structureSections(body, order, options);
-  const rest = untagged.length ? geometricOrder(untagged, options).sections : [];
+  const rest = untagged.length ? geometricOrder(untagged, options, frame).sections : [];
   return finish(
     {
       ...facts,
@@ -127,9 +128,9 @@ function flow(lines: Line[], flowBreaks: ReadonlySet<number> = new Set()): Secti
 }
 
 /** Geometric order: rows by baseline, columns, then tables cut out of the flow. */
-function geometricOrder(runs: readonly TextRun[], options: LayoutOptions): Pick<PageLines, "sections" | "columns"> {
+function geometricOrder(runs: readonly TextRun[], options: LayoutOptions, frame?: PageFrame): Pick<PageLines, "sections" | "columns"> {
   const rows = groupLines(runs, options);
-  const columnOrder = orderByColumns(rows, options);
+  const columnOrder = orderByColumns(rows, options, frame);
   const { flowBreaks, columns } = columnOrder;
   const lines = options.dropListingLineNumbers ? stripListingLineNumbers(columnOrder.lines, options) : columnOrder.lines;
   for (const line of lines) if (line.runs.every((r) => r.artifact)) line.role = "Artifact";
@@ -140,7 +141,7 @@ function geometricOrder(runs: readonly TextRun[], options: LayoutOptions): Pick<
     const breaks = new Set([...flowBreaks].filter((b) => b > from && b < to).map((b) => b - from));
     sections.push(flow(lines.slice(from, to), breaks));
   };
-  for (const table of detectTables(lines, options)) {
+  for (const table of detectTables(lines, options, columnOrder.blockStarts)) {
     pushFlow(table.start);
     sections.push({ kind: "paragraph", lines: table.rows, paragraph: "table" });
     from = table.end;
@@ -237,7 +238,7 @@ function tableRows(runs: readonly TextRun[], order: StructureOrder, options: Lay
     }
     if (rowRuns.length === 0) return;
     const [line] = groupLines(rowRuns, { ...options, lineTolerance: Infinity });
-    lines.push({ ...line!, text: texts.join("\t"), role: "TR" });
+    lines.push({ ...line!, text: texts.join("\t"), cells: texts, role: "TR" });
   });
   return lines;
 }
@@ -252,7 +253,7 @@ function finish(page: PageLines, options: LayoutOptions): PageLines {
       const text = normalizeLineText(line.text, options).replace(/^ +| +$/g, "");
       if (!text.replace(/\t/g, "")) return;
       if (section.kind === "flow" && section.flowBreaks.has(i)) breaks.add(keep.length);
-      keep.push({ ...line, text });
+      keep.push({ ...line, text, ...(line.cells ? { cells: line.cells.map((c) => normalizeLineText(c, options)) } : {}) });
     });
     if (keep.length === 0) continue;
     sections.push(section.kind === "flow" ? { kind: "flow", lines: keep, flowBreaks: breaks } : { ...section, lines: keep });

@@ -182,7 +182,7 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions)
     // The structure tree is only fetched for pages that mark content with MCIDs.
     const tagged = layout.readingOrder !== "geometry" && content.items.some((it) => "id" in it && it.id);
     const tree = tagged ? ((await page.getStructTree().catch(() => null)) as StructTreeNode | null) : null;
-    const lines = layoutLines(content.items, content.styles as PdfFontStyles, tree, layout);
+    const lines = layoutLines(content.items, content.styles as PdfFontStyles, tree, layout, { width: viewport.width, height: viewport.height });
     const probe = lines.chars < SPARSE_PAGE_CHARS || lines.ocrSuspect ? await probePage(page).catch(() => undefined) : undefined;
     return { lines, width: viewport.width, height: viewport.height, rotation: page.rotate, ...(probe ? { probe } : {}) };
   } finally {
