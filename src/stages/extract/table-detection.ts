@@ -17,6 +17,7 @@ import { runWords } from "./run-words.js";
 import { columnBoundaries, columnOf, isNumber } from "./table-columns.js";
 import { breaksWordBefore } from "./word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
+import { isRightToLeft } from "./reading-direction.js";
 
 export interface TableOptions extends SpacingOptions {
   /** The gap (× font size) that separates cells; the same that separates columns. */
@@ -94,6 +95,7 @@ function loneRow(line: Line, frags: ReturnType<typeof fragmentsOf>, options: Tab
     if (frags[k]!.x0 - frags[k - 1]!.x1 < LONE_ROW_GAP_EMS * Math.max(frags[k]!.fontSize, frags[k - 1]!.fontSize)) return undefined;
   }
   const cells = frags.map((f) => cellText(f.runs, options).text);
+  if (isRightToLeft(cells.join(" "))) cells.reverse();
   return { ...line, text: cells.join("\t"), cells, role: "TR" };
 }
 
@@ -171,9 +173,13 @@ function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf
     }
     rows.push({ cells: cells.map((c) => [...c]), runs: [...lines[k]!.runs], y: lines[k]!.y, bottom: lines[k]!.y });
   }
+  // A table reads right to left when its text does (a Hebrew table's first column is its
+  // rightmost): every row, the header of years too, puts its cells in that order.
+  const rightToLeft = isRightToLeft(rows.flatMap((row) => row.cells.flat().map((r) => r.text)).join(" "));
   const out = rows.map((row) => {
     const line = buildLine(row.runs, options);
     const texts = row.cells.map((cell) => cellText(cell, options));
+    if (rightToLeft) texts.reverse();
     line.cells = texts.map((t) => t.lines.join("\n"));
     line.text = texts.map((t) => t.text).join("\t");
     line.y = row.y;
