@@ -89,6 +89,8 @@ export interface TextRun {
   mcid?: string;
   /** Painted inside an /Artifact sequence: page furniture by declaration. */
   artifact?: boolean;
+  /** Shown by a form field or a free-text annotation (its value, its state), not by the page's content. */
+  form?: boolean;
 }
 
 /** Runs that share a baseline, left to right, joined with word spaces where the gaps say so. */

@@ -88,7 +88,9 @@ export function layoutLines(
     return geometric(marked ? "marked content without a structure tree to order it" : "no structure tree", 0);
   }
   const untagged = body.filter((r) => !r.mcid || !order.places.has(r.mcid));
-  const untaggedGlyphs = countChars(untagged);
+  // Form values and annotations are never in the content the tree tags: they follow it, but
+  // say nothing of how much of the page the tree claims.
+  const untaggedGlyphs = countChars(untagged.filter((r) => !r.form));
   const total = countChars(body);
   if (options.readingOrder === "auto" && untaggedGlyphs * UNTAGGED_TRUST_FACTOR > total) {
     const share = total ? Math.round((100 * untaggedGlyphs) / total) : 0;

@@ -43,7 +43,12 @@ const WRAPPED_LINE_PITCH = 0.8;
 
 /** `blockStarts`: lines that begin a block of their own (a column, a band of the page): no table runs over one. */
 export function detectTables(lines: readonly Line[], options: TableOptions, blockStarts: ReadonlySet<number> = new Set()): TableRange[] {
-  const frags = lines.map((l) => (l.runs.every((r) => r.monospace) ? [] : fragmentsOf(l.runs, options.gutterRatio)));
+  const frags = lines.map((l) => {
+    if (l.runs.every((r) => r.monospace)) return [];
+    const f = fragmentsOf(l.runs, options.gutterRatio);
+    // A line of prose that a stretched word space cuts in two is one piece, not two cells.
+    return f.length >= 2 && isStretchedProse(f) ? [] : f;
+  });
   const tables: TableRange[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -62,6 +67,11 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
       end = next + 1;
     }
     const table = buildTable(lines.slice(i, end), frags.slice(i, end), options);
+    if (table === PROSE) {
+      // Every later start in the run is as much prose: the run is passed whole.
+      i = end;
+      continue;
+    }
     if (table) {
       tables.push({ ...table, start: i, end: i + table.consumed });
       i += table.consumed;
@@ -99,6 +109,17 @@ function loneRow(line: Line, frags: ReturnType<typeof fragmentsOf>, options: Tab
   return { ...line, text: cells.join("\t"), cells, role: "TR" };
 }
 
+/** A piece of a line with at least this many words is a stretch of prose, not a cell… */
+const PROSE_PIECE_WORDS = 4;
+
+/** …and a line made of such pieces a little apart is a justified line of prose. */
+function isStretchedProse(pieces: ReturnType<typeof fragmentsOf>): boolean {
+  for (let k = 1; k < pieces.length; k++) {
+    if (pieces[k]!.x0 - pieces[k - 1]!.x1 > PROSE_MAX_GAP_EMS * pieces[k]!.fontSize) return false;
+  }
+  return pieces.every((p) => p.runs.map((r) => r.text).join(" ").trim().split(/\s+/u).length >= PROSE_PIECE_WORDS);
+}
+
 /** Share of a candidate's rows that read as prose for it to be no table. */
 const PROSE_ROWS_SHARE = 0.5;
 /** A row of prose breaks into this many pieces or more… */
@@ -108,8 +129,7 @@ const PROSE_MAX_GAP_EMS = 2;
 /** …and at most this share of them numbers. */
 const PROSE_MAX_NUMBERS = 0.3;
 
-function readsAsProse(cells: readonly TextRun[][], options: TableOptions): boolean {
-  const pieces = fragmentsOf(cells.flat(), options.gutterRatio);
+function readsAsProse(pieces: ReturnType<typeof fragmentsOf>): boolean {
   if (pieces.length < PROSE_MIN_PIECES) return false;
   for (let k = 1; k < pieces.length; k++) {
     if (pieces[k]!.x0 - pieces[k - 1]!.x1 > PROSE_MAX_GAP_EMS * pieces[k]!.fontSize) return false;
@@ -127,10 +147,18 @@ interface Row {
   bottom: number;
 }
 
-function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf>[], options: TableOptions): { rows: Line[]; consumed: number } | undefined {
+/** What buildTable says of a run of justified prose. */
+const PROSE = Symbol("prose");
+
+function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf>[], options: TableOptions): { rows: Line[]; consumed: number } | typeof PROSE | undefined {
   // Trailing single-fragment lines are not part of the run.
   let count = lines.length;
   while (count > 0 && frags[count - 1]!.length < 2) count--;
+  // Justified prose whose word spaces pass for cell gaps (an OCR layer drawn word by word, a
+  // narrow column set loose): its lines break into words a little apart, hardly ever numbers.
+  const pieced = frags.slice(0, count).filter((f) => f.length >= 2);
+  if (pieced.length < 2) return undefined;
+  if (pieced.filter((f) => readsAsProse(f)).length >= PROSE_ROWS_SHARE * pieced.length) return PROSE;
   const words = lines.slice(0, count).map((l) => l.runs.flatMap(runWords));
   const boundaries = columnBoundaries(words, options);
   if (boundaries.length === 0) return undefined;
@@ -146,9 +174,6 @@ function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf
   if (multi.length < 3 && !(multi.length >= 2 && columns >= 3)) return undefined;
   // A column of bullets or numbers beside text is a list, not a table.
   if (multi.every((cells) => cells.findIndex((c) => c.length > 0) === 0 && isListMarker(cellText(cells[0]!, options).text))) return undefined;
-  // Justified prose whose word spaces pass for cell gaps (an OCR layer drawn word by word):
-  // its rows break into words a little apart, hardly ever numbers.
-  if (multi.filter((cells) => readsAsProse(cells, options)).length >= PROSE_ROWS_SHARE * multi.length) return undefined;
   // Two columns of running text side by side are columns the layout step could not confirm.
   if (columns === 2) {
     const side = (k: number) => split.filter((cells) => cells[k]!.length > 0).map((cells) => fragmentsOf(cells[k]!, options.gutterRatio));
