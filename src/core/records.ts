@@ -101,6 +101,8 @@ export interface TextRun {
   mcid?: string;
   /** Painted inside an /Artifact sequence: page furniture by declaration. */
   artifact?: boolean;
+  /** Shown by a form field or a free-text annotation (its value, its state), not by the page's content. */
+  form?: boolean;
 }
 
 /** Runs that share a baseline, left to right, joined with word spaces where the gaps say so. */
@@ -120,6 +122,12 @@ export interface Line {
    * for a table row (cells separated by tabs in `text`), `Artifact` for declared furniture.
    */
   role?: string;
+  /**
+   * A table row's cells, left to right, empty cells included (`text` is them joined by tabs).
+   * A cell printed on several lines keeps them apart with a line feed; `text` joins them with a
+   * space, or with nothing after a hyphen that breaks a word (the dehyphenate stage decides it).
+   */
+  cells?: string[];
 }
 
 /**

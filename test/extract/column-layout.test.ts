@@ -3,7 +3,7 @@ import type { TextRun } from "../../src/core/records.js";
 import { orderByColumns } from "../../src/stages/extract/column-layout.js";
 import { groupLines } from "../../src/stages/extract/line-grouping.js";
 import { detectTables } from "../../src/stages/extract/table-detection.js";
-import { run } from "../helpers/runs.js";
+import { run, words } from "../helpers/runs.js";
 
 const options = { lineTolerance: 0.5, spaceRatio: 0.25, collapseLetterSpacing: true, gutterRatio: 0.7 };
 
@@ -123,11 +123,56 @@ describe("column layout", () => {
     ]);
   });
 
-  it("says the layout is uncertain when text stands on both sides of a strip but only one side reads as prose", () => {
+  it("reads a narrow sidebar of short items on baselines of its own after the column beside it, not interleaved", () => {
     const runs: TextRun[] = [];
     for (let i = 0; i < 6; i++) {
-      // A narrow sidebar of short items on baselines of its own.
       runs.push(run(`Body line ${i} of ordinary prose set wide`, 60, 700 - 12 * i, 10, 300), run(`k${i}`, 420, 694 - 18 * i, 10, 12));
+    }
+    const { lines, columns } = order(runs);
+    expect(columns).toBe(2);
+    expect(lines.map((l) => (l.text.startsWith("Body") ? l.text.split(" ")[2] : l.text))).toEqual(["0", "1", "2", "3", "4", "5", "k0", "k1", "k2", "k3", "k4", "k5"]);
+  });
+
+  it("reads two blocks side by side under labels of their own block by block, not row by row", () => {
+    const runs = [
+      ...["Bill To:", "Ewan Morrison", "ewan@example.org"].map((t, i) => run(t, 48, 700 - 16 * i, 10)),
+      ...["Ship To:", "Morrison Boatyard", "yard@example.org"].map((t, i) => run(t, 183, 700 - 16 * i, 10)),
+    ];
+    expect(order(runs).lines.map((l) => l.text)).toEqual(["Bill To:", "Ewan Morrison", "ewan@example.org", "Ship To:", "Morrison Boatyard", "yard@example.org"]);
+  });
+
+  it("reads the regions of a page a band of white apart one after the other, each with its own columns", () => {
+    // Addresses beside terms, then an item table further down whose amounts stand under the terms.
+    const runs = [
+      run("Ewan Morrison", 48, 700, 10),
+      run("12 Quay Street", 48, 684, 10),
+      run("Port Ellen", 48, 668, 10),
+      run("Date:", 400, 706, 10),
+      run("Due:", 400, 684, 10),
+      run("Terms:", 400, 662, 10),
+      run("Hull cleaning", 48, 560, 10),
+      run("$120.00", 430, 560, 10),
+      run("Anode set", 48, 544, 10),
+      run("$7.50", 430, 544, 10),
+      run("Paint", 48, 528, 10),
+      run("$31.00", 430, 528, 10),
+    ];
+    expect(order(runs).lines.map((l) => l.text)).toEqual(["Ewan Morrison", "12 Quay Street", "Port Ellen", "Date:", "Due:", "Terms:", "Hull cleaning $120.00", "Anode set $7.50", "Paint $31.00"]);
+  });
+
+  it("reads the two halves of a landscape sheet one after the other", () => {
+    const rows = (x: number, label: string) => Array.from({ length: 4 }, (_, i) => [run(`${label}${i}`, x, 700 - 12 * i, 7), run("1,200", x + 250, 700 - 12 * i, 7)]).flat();
+    const lines = groupLines([...rows(40, "L"), ...rows(635, "R")], options);
+    const { lines: ordered } = orderByColumns(lines, options, { width: 1190, height: 842 });
+    expect(ordered.map((l) => l.text)).toEqual(["L0 1,200", "L1 1,200", "L2 1,200", "L3 1,200", "R0 1,200", "R1 1,200", "R2 1,200", "R3 1,200"]);
+  });
+
+  it("says the layout is uncertain when short items beside prose stand on its baselines, but only on some of them", () => {
+    const runs: TextRun[] = [];
+    for (let i = 0; i < 6; i++) {
+      // Items beside every other line of prose: a label column, or a sidebar set on the body's leading.
+      runs.push(run(`Body line ${i} of ordinary prose set wide`, 60, 700 - 12 * i, 10, 300));
+      if (i % 2 === 0) runs.push(run(`k${i}`, 420, 700 - 12 * i, 10, 12));
     }
     expect(order(runs).columns).toBe("uncertain");
   });
@@ -167,6 +212,23 @@ describe("table detection", () => {
     ];
     const [table] = detectTables(groupLines(runs, options), options);
     expect(table!.rows.map((r) => r.text)).toEqual(["dn\tLinear map of remark 12", "f*\tMap between fundamen-tal groups", "A ≅ B\tA is isometric to B", "Sn\tSphere"]);
+  });
+
+  it("makes a line whose parts stand far apart a table of one row, standing alone", () => {
+    const runs = [run("Mr. Peter Fong, Principal", 40, 700, 10.8, 128), run("Cupertino Union School District", 226, 700, 10.8, 163), run("October 23, 2014", 487, 700, 10.8, 90)];
+    const [table] = detectTables(groupLines(runs, options), options);
+    expect(table!.rows.map((r) => r.cells)).toEqual([["Mr. Peter Fong, Principal", "Cupertino Union School District", "October 23, 2014"]]);
+  });
+
+  it("takes justified prose whose word spaces line up down its lines for no table", () => {
+    // An OCR layer: each word a run, word spaces of 0.8 em that pass for cell gaps.
+    const line = (y: number, ws: string[]) => words(ws, 75, y, 9, 10);
+    const runs = [
+      ...line(700, ["to", "attend", "a", "meeting", "of", "the", "tenants,", "or", "to", "help"]),
+      ...line(686, ["telephone", "the", "centre", "on", "a", "weekday", "morning", "at", "nine"]),
+      ...line(672, ["and", "we", "will", "arrange", "a", "visit", "to", "the", "building"]),
+    ];
+    expect(detectTables(groupLines(runs, options), options)).toEqual([]);
   });
 
   it("finds no table in prose", () => {

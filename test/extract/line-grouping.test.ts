@@ -45,6 +45,23 @@ describe("line grouping", () => {
     expect(lines.map((l) => l.text)).toEqual(["w0 w1 w2 w3 w4 w5 w6", "v0 v1 v2 v3 v4 v5 v6"]);
   });
 
+  it("keeps lines of two blocks a column apart as two lines when their baselines differ by half an em", () => {
+    // A box under one column beside the next column's line, 4.1 pt lower at 9 pt: within the
+    // line tolerance, but a column's width away.
+    const lines = groupLines([run("away from the vehicle: it will lock", 205, 84.2, 9, 156), run("Depending on the vehicle, the door", 35, 78.3, 9, 143)], options);
+    expect(lines.map((l) => l.text)).toEqual(["away from the vehicle: it will lock", "Depending on the vehicle, the door"]);
+  });
+
+  it("keeps a footnote number raised before its note, an em away, on the note's line", () => {
+    const lines = groupLines([run("1", 84.7, 88.9, 6, 3.7), run("Members who wish to join should contact the office.", 97.6, 85.1, 9, 300)], options);
+    expect(lines.map((l) => l.text)).toEqual(["1 Members who wish to join should contact the office."]);
+  });
+
+  it("keeps a table's values set a little under their label on the label's row", () => {
+    const lines = groupLines([run("Midwest (Food Grade)", 29.3, 309.6, 10, 91.4), run("37.88", 217.5, 309.2, 10, 22.6), run("37.75", 283, 309.2, 10, 22.6)], options);
+    expect(lines).toHaveLength(1);
+  });
+
   it("returns no lines for no runs", () => {
     expect(groupLines([], options)).toEqual([]);
   });

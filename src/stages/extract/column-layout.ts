@@ -10,10 +10,14 @@
  * recursively, so three columns and alternating one- and two-column sections work too.
  *
  * Tables, centred author lists and indented code must not become false columns: both sides
- * must read as running text (fragments as wide as a column of prose, not cells), and the run
- * must be several rows tall. A strip that has text on both sides but running text on only one
- * (a narrow sidebar of short lines, a list beside prose) is not split, and the page says
- * `columns: "uncertain"` instead of guessing silently.
+ * must read as running text (fragments as wide as a column of prose, not cells; a side may
+ * itself be columns, as the two right-hand columns of a three-column page are), and the run
+ * must be several rows tall. Blocks set on baselines of their own are read block by block even
+ * when they are not prose (a CV's sidebar of short lines, a box under a column, an address
+ * beside a letter's reference block); the run of a gutter ends at a band of white across the
+ * page beyond which one side has nothing more. A strip with running text on one side only whose
+ * rows pair with the other's on some baselines (a label column, a list beside prose) is not
+ * split, and the page says `columns: "uncertain"` instead of guessing silently.
  */
 import type { Line, TextRun } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
@@ -31,6 +35,8 @@ export interface ColumnOrder {
   lines: Line[];
   /** Indices of lines that start a new column of a section: the text flows on from the column before. */
   flowBreaks: Set<number>;
+  /** Indices of lines that start a new block: a column, or a band of the page (no table runs over one). */
+  blockStarts: Set<number>;
   /** Most columns side by side anywhere on the page, or "uncertain". */
   columns: number | "uncertain";
 }
@@ -55,19 +61,63 @@ const MIN_TEXT_WIDTH_EMS = 10;
 /** …and fills at least this share of the side. */
 const MIN_TEXT_FILL = 0.55;
 
-export function orderByColumns(lines: readonly Line[], options: ColumnOptions): ColumnOrder {
+/** The page as displayed, in points: a landscape page may be two pages printed side by side. */
+export interface PageFrame {
+  width: number;
+  height: number;
+}
+
+export function orderByColumns(lines: readonly Line[], options: ColumnOptions, frame?: PageFrame): ColumnOrder {
   const rows = lines.map((line) => ({ fragments: fragmentsOf(line.runs, options.gutterRatio), y: line.y }));
   const state = { uncertain: false };
-  const parts = orderRows(rows, options, state);
+  const halves = frame && frame.width > frame.height ? twoUpHalves(rows) : undefined;
+  const parts = halves
+    ? halves.flatMap((half, k) => orderRows(half, options, state).map((p, i) => (k === 1 && i === 0 ? { ...p, flowBreak: true } : p)))
+    : orderRows(rows, options, state);
   const out: Line[] = [];
   const flowBreaks = new Set<number>();
+  const blockStarts = new Set<number>();
   let columns = 1;
   for (const part of parts) {
     columns = Math.max(columns, part.columns);
     if (part.flowBreak && out.length > 0) flowBreaks.add(out.length);
+    if (out.length > 0) blockStarts.add(out.length);
     for (const row of part.rows) out.push(buildLine(row.fragments.flatMap((f) => f.runs), options));
   }
-  return { lines: out, flowBreaks, columns: state.uncertain && columns === 1 ? "uncertain" : columns };
+  return { lines: out, flowBreaks, blockStarts, columns: state.uncertain && columns === 1 ? "uncertain" : columns };
+}
+
+/** A 2-up sheet's halves are this far from the middle of its text at most (a share of the text's width). */
+const TWO_UP_MIDDLE_SHARE = 0.1;
+/** The white strip between two pages printed side by side is at least this many ems wide. */
+const TWO_UP_GAP_EMS = 2;
+
+/**
+ * The halves of a landscape sheet that holds two pages side by side (a report's spread, a
+ * booklet's 2-up print): a strip that no row crosses, top to bottom, in the middle of the text.
+ * Each half is a page of its own, read whole before the other, whatever its layout: two
+ * statements facing each other share baselines and would be read across as one table.
+ */
+function twoUpHalves(rows: readonly Row[]): [Row[], Row[]] | undefined {
+  const fragments = rows.flatMap((r) => r.fragments);
+  if (fragments.length === 0) return undefined;
+  const left = Math.min(...fragments.map((f) => f.x0));
+  const right = Math.max(...fragments.map((f) => f.x1));
+  const middle = (left + right) / 2;
+  const slack = TWO_UP_MIDDLE_SHARE * (right - left);
+  const size = median(fragments.map((f) => f.fontSize));
+  let best: { x0: number; x1: number } | undefined;
+  let reach = -Infinity;
+  for (const f of [...fragments].sort((a, b) => a.x0 - b.x0)) {
+    if (reach > -Infinity && f.x0 - reach >= TWO_UP_GAP_EMS * size && reach <= middle + slack && f.x0 >= middle - slack) {
+      if (!best || f.x0 - reach > best.x1 - best.x0) best = { x0: reach, x1: f.x0 };
+    }
+    reach = Math.max(reach, f.x1);
+  }
+  if (!best) return undefined;
+  const side = (keep: (f: Fragment) => boolean) => rows.map((r) => ({ fragments: r.fragments.filter(keep), y: r.y })).filter((r) => r.fragments.length > 0);
+  const halves: [Row[], Row[]] = [side((f) => f.x1 <= best!.x0), side((f) => f.x0 >= best!.x1)];
+  return halves.every((h) => h.length >= MIN_ROWS_PER_SIDE) ? halves : undefined;
 }
 
 /** Cuts a row's runs (left to right) wherever the gap is wider than `ratio` × font size. */
@@ -106,7 +156,15 @@ interface Gutter {
 function orderRows(rows: Row[], options: ColumnOptions, state: { uncertain: boolean }): Part[] {
   const nonEmpty = rows.filter((r) => r.fragments.length > 0);
   if (nonEmpty.length === 0) return [];
-  const gutter = findGutter(nonEmpty, options, state);
+  const found = findGutter(nonEmpty, options, state);
+  // Columns of running text are read down whatever their floats leave white across the page
+  // (an abstract and a figure beside it ending at one height); anything else is first cut into
+  // the bands the page leaves white across its width.
+  if (found?.verdict !== "columns") {
+    const bands = cutIntoBands(nonEmpty);
+    if (bands.length > 1) return bands.flatMap((band) => orderRows(band, options, state));
+  }
+  const gutter = found;
   if (!gutter) return [{ rows: nonEmpty, flowBreak: false, columns: 1 }];
   const before = nonEmpty.slice(0, gutter.start);
   const section = nonEmpty.slice(gutter.start, gutter.end);
@@ -125,12 +183,41 @@ function orderRows(rows: Row[], options: ColumnOptions, state: { uncertain: bool
 }
 
 /**
+ * The rows cut where a band of white runs across the whole width: an invoice's header, its
+ * addresses and terms, its item table and its totals are regions of their own, read one after
+ * the other, each with its own columns; a gutter found over all of them would read the item
+ * descriptions under the addresses, and the amounts under the terms. Columns of running text
+ * leave no such band between their lines (a paragraph gap in one column faces a line of the
+ * other).
+ */
+function cutIntoBands(rows: readonly Row[]): Row[][] {
+  if (rows.length < MIN_ROWS_PER_SIDE) return [rows.slice()];
+  const gaps = rows.slice(1).map((row, i) => rows[i]!.y - row.y);
+  const sorted = gaps.filter((g) => g > 0).sort((a, b) => a - b);
+  // The smaller half's median: rows of two columns on baselines of their own stand half a pitch apart.
+  const pitch = median(sorted.slice(0, Math.ceil(sorted.length / 2)));
+  if (!(pitch > 0)) return [rows.slice()];
+  const size = (row: Row) => Math.max(...row.fragments.map((f) => f.fontSize));
+  const bands: Row[][] = [[rows[0]!]];
+  gaps.forEach((gap, i) => {
+    // Three columns on baselines of their own stand a third of a pitch apart: the band must
+    // also be wider than a heading's space above it, in ems of the text around it.
+    if (gap >= BAND_PITCHES * pitch && gap >= BAND_EMS * Math.max(size(rows[i]!), size(rows[i + 1]!))) bands.push([]);
+    bands[bands.length - 1]!.push(rows[i + 1]!);
+  });
+  return bands;
+}
+
+/** A band of white across the page is at least this many ems of the text on either side of it. */
+const BAND_EMS = 3;
+
+/**
  * The gutter with the tallest run of rows that passes the tests, if any. Candidates are the wide
  * gaps between the fragments of each row and of each pair of neighbouring rows, so columns whose
  * baselines do not line up (every row holding one side only) are found too.
  */
-function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boolean }): Gutter | undefined {
-  let best: Gutter | undefined;
+function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boolean }, depth = 0): (Gutter & { verdict: "columns" | "blocks" }) | undefined {
+  let best: (Gutter & { verdict: "columns" | "blocks" }) | undefined;
   const tried = new Set<string>();
   for (let r = 0; r < rows.length; r++) {
     const window = [...rows[r]!.fragments, ...(rows[r + 1]?.fragments ?? [])].sort((a, b) => a.x0 - b.x0);
@@ -142,9 +229,11 @@ function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boo
         const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
         if (!tried.has(key)) {
           tried.add(key);
-          const verdict = judge(rows, candidate);
+          const verdict = judge(rows, candidate, options, depth);
           if (verdict === "uncertain") state.uncertain = true;
-          if (verdict === "columns" && (!best || candidate.end - candidate.start > best.end - best.start)) best = candidate;
+          // Columns of text before blocks; the tallest run of either.
+          const better = !best || (verdict === "columns" && best.verdict === "blocks") || (verdict === best.verdict && candidate.end - candidate.start > best.end - best.start);
+          if ((verdict === "columns" || verdict === "blocks") && better) best = { ...candidate, verdict };
         }
       }
       if (f.x1 > reach) {
@@ -202,9 +291,11 @@ function trimRunEnds(rows: readonly Row[], g: Gutter): Gutter {
   }), size);
   const margin = Math.max(...fragments.map((f) => f.x1));
   const pitch = median(run.slice(1).map((row, i) => run[i]!.y - row.y).filter((d) => d > 0));
+  // A block set flush right ends every row at the margin: none of them is a running header.
+  const flush = flushRight(run.map(rightOf).filter((fs) => fs.length > 0));
   const spans = (row: Row) => {
     const right = rightOf(row);
-    if (right.length === 0) return false;
+    if (right.length === 0 || flush) return false;
     const x0 = Math.min(...right.map((f) => f.x0));
     const x1 = Math.max(...right.map((f) => f.x1));
     return x0 > edge + INDENT_EMS * size && margin - x1 <= size;
@@ -216,6 +307,54 @@ function trimRunEnds(rows: readonly Row[], g: Gutter): Gutter {
   let { start, end } = g;
   while (start < end && (spans(rows[start]!) || standsApart(rows[start]!, rows[start + 1]))) start++;
   while (end > start && (spans(rows[end - 1]!) || standsApart(rows[end - 1]!, rows[end - 2]))) end--;
+  return cutAtBand(rows, { ...g, start, end });
+}
+
+/**
+ * A band of white this many times the larger of the two sides' line pitches, across the whole
+ * width, where one side has ended (or not yet begun): what lies beyond it is below (or above)
+ * both blocks, not more of one column. A column's paragraph gaps and the space before its
+ * headings stay under it; the gap between a letter's address and reference blocks and its body
+ * (4.4 pitches) does not.
+ */
+const BAND_PITCHES = 3;
+
+/**
+ * Ends the run at such a band: the reference block beside a letter's address ends well above
+ * the letter's body, which goes on below the address on the left; read inside the columns, the
+ * reference block would come after the whole letter.
+ */
+function cutAtBand(rows: readonly Row[], g: Gutter): Gutter {
+  const holds = (row: Row, side: number) => row.fragments.some((f) => (side === 0 ? f.x1 <= g.x0 : f.x0 >= g.x1));
+  const pitchOf = (side: number) => {
+    const ys = rows.slice(g.start, g.end).filter((row) => holds(row, side)).map((row) => row.y);
+    // The smaller half's median: a letter's one-line paragraphs leave as many paragraph gaps as line gaps.
+    const gaps = ys.slice(1).map((y, i) => ys[i]! - y).filter((d) => d > 0).sort((a, b) => a - b);
+    return median(gaps.slice(0, Math.ceil(gaps.length / 2)));
+  };
+  const band = BAND_PITCHES * Math.max(pitchOf(0), pitchOf(1));
+  if (!(band > 0)) return g;
+  let { start, end } = g;
+  for (const side of [0, 1]) {
+    // After the last row holding this side, the first band across the page ends the run…
+    let last = end - 1;
+    while (last > start && !holds(rows[last]!, side)) last--;
+    for (let i = last + 1; i < end; i++) {
+      if (rows[i - 1]!.y - rows[i]!.y >= band) {
+        end = i;
+        break;
+      }
+    }
+    // …and before the first one, the last band starts it.
+    let first = start;
+    while (first < end - 1 && !holds(rows[first]!, side)) first++;
+    for (let i = first; i > start; i--) {
+      if (rows[i - 1]!.y - rows[i]!.y >= band) {
+        start = i;
+        break;
+      }
+    }
+  }
   return { ...g, start, end };
 }
 
@@ -239,31 +378,70 @@ function narrow(strip: { x0: number; x1: number }, row: Row): { x0: number; x1: 
   return x1 > x0 ? { x0, x1 } : undefined;
 }
 
-function judge(rows: Row[], g: Gutter): "columns" | "uncertain" | "none" {
+/**
+ * `columns`: running text on both sides; `blocks`: blocks on both sides, each to be read whole
+ * (a sidebar, an address beside a reference block, labelled blocks, a table beside a paragraph).
+ */
+type Verdict = "columns" | "blocks" | "uncertain" | "none";
+
+function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number): Verdict {
   const section = rows.slice(g.start, g.end);
-  const left = section.map((r) => r.fragments.filter((f) => f.x1 <= g.x0)).filter((fs) => fs.length > 0);
-  const right = section.map((r) => r.fragments.filter((f) => f.x0 >= g.x1)).filter((fs) => fs.length > 0);
+  const sideRows = (keep: (f: Fragment) => boolean) => section.map((r) => ({ fragments: r.fragments.filter(keep), y: r.y })).filter((r) => r.fragments.length > 0);
+  const leftRows = sideRows((f) => f.x1 <= g.x0);
+  const rightRows = sideRows((f) => f.x0 >= g.x1);
+  const left = leftRows.map((r) => r.fragments);
+  const right = rightRows.map((r) => r.fragments);
+  // A side that holds columns of its own (the two right columns of a three-column page, each
+  // row holding one of them or both) reads as text when its columns do.
+  const asText = (side: Row[]) =>
+    readsAsText(side.map((r) => r.fragments)) || (depth < MAX_NESTED_COLUMNS && findGutter(side, options, { uncertain: false }, depth + 1) !== undefined);
   if (left.length < MIN_ROWS_PER_SIDE || right.length < MIN_ROWS_PER_SIDE) return "none";
-  // A column of text runs up to its gutter (justified, or ragged by a word at most); a table's
-  // first column of cells ends wherever each cell's text does.
-  if (!reachesGutter(left, g.x0)) return "none";
   // A gutter is wider than the gaps between words around it; a river of spaces down a page
   // whose words are drawn one by one (an OCR layer) is not.
   if (g.x1 - g.x0 < GUTTER_OVER_WORD_GAP * medianWordGap(section, g)) return "none";
+  // Rows that hold both sides on one baseline, against the side with fewer rows: a table's
+  // cells, a label beside its paragraph and a list's markers pair with the other side nearly
+  // always; a sidebar, a box or a column set on its own leading seldom does.
+  const both = section.filter((r) => r.fragments.some((f) => f.x1 <= g.x0) && r.fragments.some((f) => f.x0 >= g.x1)).length;
+  const independent = both < INDEPENDENT_ROWS_SHARE * Math.min(left.length, right.length);
   // A column has a left margin: most rows right of a gutter start at one x. A river of spaces
-  // down justified text (or between the words of an OCR layer) has text starting anywhere.
-  if (!sharesLeftEdge(right)) return "none";
-  const leftText = readsAsText(left);
-  const rightText = readsAsText(right);
+  // down justified text (or between the words of an OCR layer) has text starting anywhere. A
+  // block of label/value rows on baselines of its own may be set flush right (an invoice's
+  // dates and terms beside its addresses).
+  if (!sharesLeftEdge(right) && !(independent && isTableBlock(right))) return "none";
+  // Blocks side by side on shared baselines, each under a label of its own ("Bill To:" beside
+  // "Ship To:") are read block by block.
+  if (depth === 0 && !independent && labelledBlocks(section, g)) return "blocks";
+  // A column of text runs up to its gutter (justified, or ragged by a word at most); a table's
+  // first column of cells ends wherever each cell's text does. A sidebar on its own baselines
+  // may be ragged (a list of courses beside a column of experience).
+  if (!independent && !reachesGutter(left, g.x0)) return "none";
+  const leftText = asText(leftRows);
+  const rightText = asText(rightRows);
   if (leftText && rightText) return "columns";
-  if (!leftText && !rightText) return "none";
+  // Inside a side, only columns of text make it text: blocks and tables do not.
+  if (depth > 0) return "none";
   // Bullets or numbers beside text are a list.
   if (left.flat().every((f) => isListMarker(f.runs.map((r) => r.text).join("")))) return "none";
+  // Blocks on baselines of their own (an address beside a reference block, a sidebar or a box
+  // beside a column, a table beside a paragraph) are each read whole.
+  if (independent && sharesLeftEdge(left) && !flushRight(left) && (!flushRight(right) || isTableBlock(right))) return "blocks";
+  if (!leftText && !rightText) return "none";
   // Rows that nearly all hold both sides on one baseline are a table's or a list's rows (tables
   // and lists are found later); a narrow column beside prose flows on its own baselines.
-  const both = section.filter((r) => r.fragments.some((f) => f.x1 <= g.x0) && r.fragments.some((f) => f.x0 >= g.x1)).length;
   return both >= ROW_STRUCTURED_SHARE * section.length ? "none" : "uncertain";
 }
+
+/**
+ * Under this share of the sparser side's rows on a baseline of the other side, the two sides
+ * are set independently. Two columns of one text share every baseline or none; a table's or a
+ * label column's rows pair with the other side's nearly always; a CV's sidebar of short lines
+ * beside its main column shares 1 baseline in 8.
+ */
+const INDEPENDENT_ROWS_SHARE = 0.5;
+
+/** Columns inside a side of a gutter that are looked for, at most (three levels: up to eight columns). */
+const MAX_NESTED_COLUMNS = 2;
 
 /** How many times the typical gap between words a gutter must be: a loose justified line stretches its gaps about this far. */
 const GUTTER_OVER_WORD_GAP = 1.5;
@@ -326,6 +504,49 @@ function sharesLeftEdge(rows: readonly (readonly Fragment[])[]): boolean {
   return at(edge) >= MIN_MARGIN_SHARE * rows.length && indented >= MIN_INDENTED_SHARE * rows.length;
 }
 
+/** Share of a side's rows holding two fragments or more (a label and its value) for it to be a table. */
+const TABLE_BLOCK_SHARE = 0.6;
+
+/** A side whose rows mostly hold cells: a table or a block of label/value rows. */
+function isTableBlock(rows: readonly (readonly Fragment[])[]): boolean {
+  return rows.filter((fs) => fs.length >= 2).length >= TABLE_BLOCK_SHARE * rows.length;
+}
+
+const LABEL_END = /:\s*$/u;
+
+/**
+ * The first row holding both sides is a label on each ("Bill To:", "Ship To:"), and no other
+ * row of either side ends with a colon: a block under each label, not a table whose rows pair
+ * a label with its value.
+ */
+function labelledBlocks(section: readonly Row[], g: Gutter): boolean {
+  const text = (fs: readonly Fragment[]) => fs.map((f) => f.runs.map((r) => r.text).join(" ")).join(" ");
+  const sides = (row: Row) => [row.fragments.filter((f) => f.x1 <= g.x0), row.fragments.filter((f) => f.x0 >= g.x1)];
+  const first = section.findIndex((row) => sides(row).every((fs) => fs.length > 0));
+  if (first < 0) return false;
+  if (!sides(section[first]!).every((fs) => LABEL_END.test(text(fs)))) return false;
+  return section.every((row, i) => i === first || sides(row).every((fs) => fs.length === 0 || !LABEL_END.test(text(fs))));
+}
+
+/** Share of a side's rows that must end at its right edge for it to be set flush right. */
+const FLUSH_RIGHT_SHARE = 0.8;
+
+/**
+ * A side set flush right, its rows starting wherever their text makes them (a party's role at
+ * the right margin of a judgment's heading, amounts right-aligned in a column): labels that go
+ * with the rows beside them, not a block of its own to read after them.
+ */
+function flushRight(rows: readonly (readonly Fragment[])[]): boolean {
+  const ends = rows.map((fs) => Math.max(...fs.map((f) => f.x1)));
+  const starts = rows.map((fs) => Math.min(...fs.map((f) => f.x0)));
+  const size = median(rows.flat().map((f) => f.fontSize));
+  const right = Math.max(...ends);
+  const atRight = ends.filter((x) => right - x <= 0.5 * size).length;
+  const atLeft = starts.filter((x) => Math.abs(x - leftEdge(starts, size)) <= 0.5 * size).length;
+  // Justified text is flush on both sides: it is a column, set flush left.
+  return atRight >= FLUSH_RIGHT_SHARE * rows.length && atLeft < MIN_LEFT_EDGE_SHARE * rows.length;
+}
+
 /** Where the most of these starts lie within half an em of one another (the leftmost such place on a tie). */
 function leftEdge(starts: readonly number[], size: number): number {
   const tolerance = 0.5 * size;
@@ -337,6 +558,9 @@ function leftEdge(starts: readonly number[], size: number): number {
   return best.x;
 }
 
+/** Share of a row's extent its widest fragment must hold for the row to count as one line of text. */
+const MAIN_FRAGMENT_SHARE = 0.5;
+
 /**
  * A side of a gutter reads as running text when its rows are as wide as a column of prose:
  * measured per row, from its first fragment to its last, so a reference list ("[Kar15] text")
@@ -347,7 +571,15 @@ export function readsAsText(rows: readonly (readonly Fragment[])[]): boolean {
   // Monospaced lines are a listing, a diagram or a plain-text document (an RFC): their columns
   // of characters are alignment, never columns of prose to read one after the other.
   if (rows.every((fs) => fs.every((f) => f.runs.every((r) => r.monospace)))) return false;
-  const extents = rows.map((fs) => Math.max(...fs.map((f) => f.x1)) - Math.min(...fs.map((f) => f.x0))).sort((a, b) => a - b);
+  // A row of cells ("Justificatif PDF" … "1") is no line of prose however far its cells reach:
+  // a row counts its whole extent only when one fragment holds most of it.
+  const extents = rows
+    .map((fs) => {
+      const extent = Math.max(...fs.map((f) => f.x1)) - Math.min(...fs.map((f) => f.x0));
+      const widest = Math.max(...fs.map((f) => f.x1 - f.x0));
+      return widest >= MAIN_FRAGMENT_SHARE * extent ? extent : widest;
+    })
+    .sort((a, b) => a - b);
   const span = Math.max(...rows.flat().map((f) => f.x1)) - Math.min(...rows.flat().map((f) => f.x0));
   const sizes = rows.flat().map((f) => f.fontSize).sort((a, b) => a - b);
   const width = extents[Math.floor(extents.length / 2)]!;

@@ -44,8 +44,93 @@ export function groupLines(runs: readonly TextRun[], options: LineGroupingOption
       open.push({ runs: [run], y: level, fontSize: run.fontSize, mainChars: run.text.trim().length });
     }
   }
-  reattachStrays(open, levelOf, options);
-  return open.filter((l) => l.runs.length > 0).map((l) => buildLine(l.runs, options));
+  // Pieces of one line split apart are still close to it: a stable sort keeps everything else in place.
+  const lines: OpenLine[] = open
+    .flatMap((l) => splitAtGaps(l.runs, levelOf))
+    .sort((a, b) => b.level - a.level)
+    .map((p) => ({ runs: p.runs, y: p.level, fontSize: p.size, mainChars: 0 }));
+  reattachStrays(lines, levelOf, options);
+  return lines.filter((l) => l.runs.length > 0).map((l) => buildLine(l.runs, options));
+}
+
+/**
+ * A gap this many times the font size inside a line is wider than a word space (the column gap
+ * ratio's default): what stands on either side of it may belong to different blocks (two
+ * columns, a box beside a column, a reference's key beside the column to its left, 1.25 em
+ * away).
+ */
+const BLOCK_GAP_EMS = 0.7;
+/**
+ * Parts of a line on either side of such a gap whose baselines differ by more than this × font
+ * size are two lines. Typeset on one line, they share a baseline to a fraction of a point (a
+ * table's values set 0.4 pt under their label at 10 pt); lines of two blocks that only happen
+ * to fall within the line tolerance do not (a box beside a column of a car manual, 4.1 pt
+ * apart at 9 pt: 0.46 em).
+ */
+const SPLIT_BASELINE_EMS = 0.25;
+/** A part of at most this many characters is a mark (a footnote number, a bullet) that stays with its neighbour. */
+const MARK_CHARS = 3;
+
+/**
+ * Cuts a grouped line where its parts, far apart, stand on different baselines. The line
+ * tolerance (half the font size) is right for a superscript beside its word, but too loose for
+ * text a column's width away.
+ */
+function splitAtGaps(runs: readonly TextRun[], levelOf: (r: TextRun) => number): { runs: TextRun[]; level: number; size: number }[] {
+  const sorted = [...runs].sort((a, b) => a.x - b.x);
+  const main = sorted.reduce((a, b) => (b.text.trim().length > a.text.trim().length ? b : a));
+  const whole = [{ runs: sorted, level: levelOf(main), size: main.fontSize }];
+  // Tilted runs (an OCR layer of a skewed scan) are left as grouped: their levels are
+  // estimates, a point or two apart along one line.
+  if (sorted.some((r) => r.skew)) return whole;
+  const parts: { runs: TextRun[]; level: number; chars: number; size: number; x1: number }[] = [];
+  for (const run of sorted) {
+    const last = parts[parts.length - 1];
+    const chars = run.text.trim().length;
+    if (last && run.x - last.x1 <= BLOCK_GAP_EMS * Math.max(run.fontSize, last.size)) {
+      last.runs.push(run);
+      last.x1 = Math.max(last.x1, run.x + run.width);
+      // A part's level is that of its main text, not of a raised marker.
+      if (chars > last.chars) {
+        last.level = levelOf(run);
+        last.chars = chars;
+        last.size = run.fontSize;
+      }
+    } else {
+      parts.push({ runs: [run], level: levelOf(run), chars, size: run.fontSize, x1: run.x + run.width });
+    }
+  }
+  if (parts.length < 2) return whole;
+  const close = (a: { level: number; size: number }, b: { level: number; size: number }) => Math.abs(a.level - b.level) <= SPLIT_BASELINE_EMS * Math.max(a.size, b.size);
+  // Steps between neighbours: a line whose words drift down one after the other (a tilted OCR
+  // layer) steps a little at a time and stays whole; a box beside a column steps at once.
+  // Marks (a footnote number raised before its note, a bullet) go with the part after them.
+  const groups: { runs: TextRun[]; level: number; size: number; chars: number }[] = [];
+  let pending: TextRun[] = [];
+  for (const part of parts) {
+    if (part.chars <= MARK_CHARS) {
+      pending.push(...part.runs);
+      continue;
+    }
+    const last = groups[groups.length - 1];
+    if (last && close(last, part)) {
+      last.runs.push(...pending, ...part.runs);
+      if (part.chars > last.chars) Object.assign(last, { level: part.level, size: part.size, chars: part.chars });
+    } else {
+      groups.push({ runs: [...pending, ...part.runs], level: part.level, size: part.size, chars: part.chars });
+    }
+    pending = [];
+  }
+  if (groups.length === 0) return whole;
+  groups[groups.length - 1]!.runs.push(...pending);
+  // Groups on one level (the first and third columns beside a box in the second) are one line.
+  const lines: { runs: TextRun[]; level: number; size: number }[] = [];
+  for (const group of groups) {
+    const line = lines.find((l) => close(l, group));
+    if (line) line.runs.push(...group.runs);
+    else lines.push({ runs: group.runs, level: group.level, size: group.size });
+  }
+  return lines;
 }
 
 /**
@@ -63,17 +148,21 @@ const STRAY_GAP_EMS = 1;
  * its word when the columns are separated.
  */
 function reattachStrays(open: OpenLine[], levelOf: (r: TextRun) => number, options: LineGroupingOptions): void {
+  const within = (run: TextRun, other: OpenLine) => Math.abs(other.y - levelOf(run)) <= options.lineTolerance * Math.max(run.fontSize, other.fontSize);
+  const touches = (run: TextRun, other: OpenLine) => nearestGap(run, other.runs) <= options.spaceRatio * run.fontSize;
+  // First, a line that is no more than a mark set in pieces (the "1" and ",p" of "B1,p", a
+  // subscript whose "B" stands on the line above) goes whole to the line it touches.
+  open.forEach((line, k) => {
+    const chars = line.runs.reduce((n, r) => n + r.text.trim().length, 0);
+    if (line.runs.length < 2 || chars > MARK_CHARS) return;
+    const home = [open[k - 1], open[k + 1]].find((other) => other && other.runs.length > 0 && line.runs.every((run) => within(run, other)) && line.runs.some((run) => touches(run, other)));
+    if (home) home.runs.push(...line.runs.splice(0));
+  });
   for (let k = 0; k < open.length; k++) {
     const line = open[k]!;
     for (const run of [...line.runs]) {
       if (line.runs.length > 1 && nearestGap(run, line.runs) <= STRAY_GAP_EMS * run.fontSize) continue;
-      const home = [open[k - 1], open[k + 1]].find(
-        (other) =>
-          other &&
-          other.runs.length > 0 &&
-          Math.abs(other.y - levelOf(run)) <= options.lineTolerance * Math.max(run.fontSize, other.fontSize) &&
-          nearestGap(run, other.runs) <= options.spaceRatio * run.fontSize,
-      );
+      const home = [open[k - 1], open[k + 1]].find((other) => other && other.runs.length > 0 && within(run, other) && touches(run, other));
       if (!home) continue;
       line.runs.splice(line.runs.indexOf(run), 1);
       home.runs.push(run);

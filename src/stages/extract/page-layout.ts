@@ -16,11 +16,11 @@
  */
 import { renderPageText } from "../../text/page-text.js";
 import type { Line, Paragraph, ParagraphKind, TextMode, TextRun } from "../../core/records.js";
-import { orderByColumns, type ColumnOptions } from "./column-layout.js";
+import { orderByColumns, type ColumnOptions, type PageFrame } from "./column-layout.js";
 import { buildLine, groupLines, type LineGroupingOptions } from "./line-grouping.js";
 import { stripListingLineNumbers } from "./listing-line-numbers.js";
 import { markItems } from "./marked-content.js";
-import { lineGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
+import { lineGaps, measurePageGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
 import { readStructureOrder, type StructTreeNode, type StructureOrder } from "./structure-order.js";
 import { detectTables } from "./table-detection.js";
 import { normalizeLineText, type NormalizationOptions } from "./text-normalization.js";
@@ -74,12 +74,13 @@ export function layoutLines(
   styles: PdfFontStyles,
   structTree: StructTreeNode | null | undefined,
   options: LayoutOptions,
+  frame?: PageFrame,
 ): PageLines {
   const { body, offAxis, stretchedFixedPitch } = orientRuns(markItems(items), styles);
   const facts = { chars: countChars([...body, ...offAxis.flat()]), ocrSuspect: stretchedFixedPitch };
   const tail = offAxis.map((group) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true }))));
   const geometric = (reason: string, untaggedGlyphs: number): PageLines => {
-    const page = geometricOrder(body, options);
+    const page = geometricOrder(body, options, frame);
     return finish({ ...page, ...facts, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
   };
 
@@ -90,14 +91,16 @@ export function layoutLines(
     return geometric(marked ? "marked content without a structure tree to order it" : "no structure tree", 0);
   }
   const untagged = body.filter((r) => !r.mcid || !order.places.has(r.mcid));
-  const untaggedGlyphs = countChars(untagged);
+  // Form values and annotations are never in the content the tree tags: they follow it, but
+  // say nothing of how much of the page the tree claims.
+  const untaggedGlyphs = countChars(untagged.filter((r) => !r.form));
   const total = countChars(body);
   if (options.readingOrder === "auto" && untaggedGlyphs * UNTAGGED_TRUST_FACTOR > total) {
     const share = total ? Math.round((100 * untaggedGlyphs) / total) : 0;
     return geometric(`${share}% of the page's characters are outside the structure tree`, untaggedGlyphs);
   }
   const sections = structureSections(body, order, options);
-  const rest = untagged.length ? geometricOrder(untagged, options).sections : [];
+  const rest = untagged.length ? geometricOrder(untagged, options, frame).sections : [];
   return finish(
     {
       ...facts,
@@ -130,9 +133,9 @@ function flow(lines: Line[], flowBreaks: ReadonlySet<number> = new Set()): Secti
 }
 
 /** Geometric order: rows by baseline, columns, then tables cut out of the flow. */
-function geometricOrder(runs: readonly TextRun[], options: LayoutOptions): Pick<PageLines, "sections" | "columns"> {
+function geometricOrder(runs: readonly TextRun[], options: LayoutOptions, frame?: PageFrame): Pick<PageLines, "sections" | "columns"> {
   const rows = groupLines(runs, options);
-  const columnOrder = orderByColumns(rows, options);
+  const columnOrder = orderByColumns(rows, options, frame);
   const { flowBreaks, columns } = columnOrder;
   const lines = options.dropListingLineNumbers ? stripListingLineNumbers(columnOrder.lines, options) : columnOrder.lines;
   for (const line of lines) if (line.runs.every((r) => r.artifact)) line.role = "Artifact";
@@ -143,7 +146,7 @@ function geometricOrder(runs: readonly TextRun[], options: LayoutOptions): Pick<
     const breaks = new Set([...flowBreaks].filter((b) => b > from && b < to).map((b) => b - from));
     sections.push(flow(lines.slice(from, to), breaks));
   };
-  for (const table of detectTables(lines, options)) {
+  for (const table of detectTables(lines, options, columnOrder.blockStarts)) {
     pushFlow(table.start);
     sections.push({ kind: "paragraph", lines: table.rows, paragraph: "table" });
     from = table.end;
@@ -240,7 +243,7 @@ function tableRows(runs: readonly TextRun[], order: StructureOrder, options: Lay
     }
     if (rowRuns.length === 0) return;
     const [line] = groupLines(rowRuns, { ...options, lineTolerance: Infinity });
-    lines.push({ ...line!, text: texts.join("\t"), role: "TR" });
+    lines.push({ ...line!, text: texts.join("\t"), cells: texts, role: "TR" });
   });
   return lines;
 }
@@ -255,7 +258,7 @@ function finish(page: PageLines, options: LayoutOptions): PageLines {
       const text = normalizeLineText(line.text, options).replace(/^ +| +$/g, "");
       if (!text.replace(/\t/g, "")) return;
       if (section.kind === "flow" && section.flowBreaks.has(i)) breaks.add(keep.length);
-      keep.push({ ...line, text });
+      keep.push({ ...line, text, ...(line.cells ? { cells: line.cells.map((c) => normalizeLineText(c, options)) } : {}) });
     });
     if (keep.length === 0) continue;
     sections.push(section.kind === "flow" ? { kind: "flow", lines: keep, flowBreaks: breaks } : { ...section, lines: keep });
@@ -272,6 +275,7 @@ export function documentLineGap(pages: readonly PageLines[]): number {
 export function layoutParagraphs(page: PageLines, options: LayoutOptions, fallbackGap = 0): PageLayout {
   const lines: Line[] = [];
   const paragraphs: Paragraph[] = [];
+  const gaps = measurePageGaps(page.sections.filter((s) => s.kind === "flow"), options, fallbackGap);
   for (const section of page.sections) {
     const offset = lines.length;
     lines.push(...section.lines);
@@ -279,7 +283,7 @@ export function layoutParagraphs(page: PageLines, options: LayoutOptions, fallba
       paragraphs.push({ start: offset, end: lines.length, kind: section.paragraph, ...(section.role ? { role: section.role } : {}) });
       continue;
     }
-    for (const p of segmentParagraphs(section.lines, options, fallbackGap, section.flowBreaks)) {
+    for (const p of segmentParagraphs(section.lines, options, fallbackGap, section.flowBreaks, gaps)) {
       const role = section.lines[p.start]?.role;
       paragraphs.push({ ...p, start: p.start + offset, end: p.end + offset, ...(role ? { role } : {}) });
     }

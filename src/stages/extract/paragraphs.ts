@@ -37,26 +37,44 @@ function aligned(x1: number, x2: number, fontSize: number): boolean {
   return Math.abs(x1 - x2) <= ALIGNED_RATIO * fontSize;
 }
 
+/** What a page's gaps say: its line gap, and where the gaps of each kind of line start paragraphs. */
+export interface PageGaps {
+  lineGap: number;
+  byGaps: GapEvidence;
+}
+
 /**
- * Splits lines into paragraphs. `fallbackGap` is the document's line gap (see typicalLineGap),
- * used on a page with too few lines to measure its own: a title page, a cover letter's last page.
- * `flowBreaks` are the lines where the text moves on to the top of the next column: a paragraph
- * continues there unless the column's first line or the last line before says it does not.
+ * Measures the gaps of a page's flows together (a letter's address block and its body, cut
+ * apart by the reference block beside the address, are still one page set one way). `fallbackGap`
+ * is the document's line gap (see typicalLineGap), used on a page with too few lines to measure
+ * its own: a title page, a cover letter's last page.
+ */
+export function measurePageGaps(flows: readonly { lines: readonly Line[]; flowBreaks?: ReadonlySet<number> }[], options: ParagraphOptions, fallbackGap = 0): PageGaps {
+  const gaps = flows.flatMap((f) => lineGaps(f.lines, f.flowBreaks));
+  const lineGap = gaps.length >= MIN_GAPS_FOR_PAGE_MEASURE || fallbackGap <= 0 ? typicalLineGap(gaps) : fallbackGap;
+  const byGaps = paragraphGaps(
+    flows.flatMap((f) => sizedGaps(f.lines, f.flowBreaks ?? new Set()).flatMap(({ gap, kind }) => (kind ? [{ gap, kind }] : []))),
+    options.paragraphRatio,
+    typicalLineGap,
+  );
+  return { lineGap, byGaps };
+}
+
+/**
+ * Splits lines into paragraphs, by the gaps of the page they are on (measurePageGaps; by
+ * default, of these lines alone). `flowBreaks` are the lines where the text moves on to the top
+ * of the next column: a paragraph continues there unless the column's first line or the last
+ * line before says it does not.
  */
 export function segmentParagraphs(
   lines: readonly Line[],
   options: ParagraphOptions,
   fallbackGap = 0,
   flowBreaks: ReadonlySet<number> = new Set(),
+  page: PageGaps = measurePageGaps([{ lines, flowBreaks }], options, fallbackGap),
 ): Paragraph[] {
   if (lines.length === 0) return [];
-  const gaps = lineGaps(lines, flowBreaks);
-  const lineGap = gaps.length >= MIN_GAPS_FOR_PAGE_MEASURE || fallbackGap <= 0 ? typicalLineGap(gaps) : fallbackGap;
-  const byGaps = paragraphGaps(
-    sizedGaps(lines, flowBreaks).flatMap(({ gap, kind }) => (kind ? [{ gap, kind }] : [])),
-    options.paragraphRatio,
-    typicalLineGap,
-  );
+  const { lineGap, byGaps } = page;
   const paragraphs: Paragraph[] = [];
   let start = 0;
   const columns = columnsOf(lines, flowBreaks);

@@ -9,6 +9,8 @@ import type { StructTreeNode } from "./structure-order.js";
 import { probePage, type PageProbe } from "./page-probe.js";
 import { openPdf } from "./pdfjs-loader.js";
 import type { PdfFontStyles } from "./text-runs.js";
+import { formItems, type PdfAnnotation } from "./form-fields.js";
+import type { TextItem } from "pdfjs-dist/types/src/display/api.js";
 
 const pageRange = z.string().superRefine((value, ctx) => {
   try {
@@ -123,6 +125,12 @@ async function* extractPages(
       pdf.getMarkInfo().catch(() => null),
     ]);
     const title = (metadata?.info as { Title?: unknown } | undefined)?.Title;
+    if ((metadata?.info as { IsXFAPresent?: unknown } | undefined)?.IsXFAPresent === true) {
+      context.warnings.push({
+        code: "xfa_form",
+        message: "the document is an XFA form: its static pages (and their AcroForm fields) were read, not the XFA form itself, which may show other fields or values",
+      });
+    }
     context.document = {
       documentId: input.documentId,
       uri: input.item.uri,
@@ -182,10 +190,13 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions)
   try {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent({ includeMarkedContent: true });
+    // Form values and free-text annotations are drawn by annotations, not by the content.
+    const annotations = (await page.getAnnotations({ intent: "display" }).catch(() => [])) as PdfAnnotation[];
+    const items = annotations.length ? [...content.items, ...formItems(annotations, content.items.filter((it): it is TextItem => "str" in it))] : content.items;
     // The structure tree is only fetched for pages that mark content with MCIDs.
-    const tagged = layout.readingOrder !== "geometry" && content.items.some((it) => "id" in it && it.id);
+    const tagged = layout.readingOrder !== "geometry" && items.some((it) => "id" in it && it.id);
     const tree = tagged ? ((await page.getStructTree().catch(() => null)) as StructTreeNode | null) : null;
-    const lines = layoutLines(content.items, content.styles as PdfFontStyles, tree, layout);
+    const lines = layoutLines(items, content.styles as PdfFontStyles, tree, layout, { width: viewport.width, height: viewport.height });
     const probe = lines.chars < SPARSE_PAGE_CHARS || lines.ocrSuspect ? await probePage(page).catch(() => undefined) : undefined;
     return { lines, width: viewport.width, height: viewport.height, rotation: page.rotate, ...(probe ? { probe } : {}) };
   } finally {

@@ -1,18 +1,23 @@
 /**
  * Tables on untagged pages (docs/extraction.md §4.4). A PDF table is text at coordinates; what survives is
- * alignment. Consecutive lines that each break into two or more fragments at wide gaps, whose
- * fragments fall into the same column slots down the rows, are a table: each row becomes one
- * line with its cells separated by a tab, an empty slot an empty cell (so values never shift
- * left), and a line that fills a single slot just under a row is that cell wrapping, joined to
- * it with a space.
+ * alignment. Consecutive lines that break into two or more fragments at wide gaps are a
+ * candidate; its columns are the white strips that run down its rows (table-columns.ts), so a
+ * year centred over two sub-columns, a column most rows leave empty and dense numbers set a word
+ * space apart all come out in their own cells. Each row becomes one line whose cells are
+ * separated by a tab, an empty cell kept empty (values never shift left); a line under a row
+ * that goes on with a word a cell broke, or that sits closer under it than rows stand to each
+ * other, is that row's cells wrapping, joined to them.
  */
 import type { Line, TextRun } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
 import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "./list-markers.js";
+import { runWords } from "./run-words.js";
+import { columnBoundaries, columnOf, isNumber } from "./table-columns.js";
 import { breaksWordBefore } from "./word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
+import { isRightToLeft } from "./reading-direction.js";
 
 export interface TableOptions extends SpacingOptions {
   /** The gap (× font size) that separates cells; the same that separates columns. */
@@ -26,19 +31,24 @@ export interface TableRange {
   end: number;
 }
 
-interface Slot {
-  x0: number;
-  x1: number;
-}
+/** Lines of one fragment a table's run lets through between two of its rows (a label on three lines). */
+const MAX_SINGLE_LINES = 3;
 
 /**
- * Slots whose fragments come closer than this × font size are one column: cells a little apart
- * still fall in one slot, and the slack stays well under the cell gap (column_gap_ratio).
+ * A line this much closer under the row above than rows stand to each other is more of that
+ * row (a cell set on two lines, a header on two lines). Rows of one table keep one pitch to a
+ * few percent; a wrapped cell's lines stand at the font's leading, well inside the row pitch.
  */
-const SLOT_MERGE_EMS = 0.5;
+const WRAPPED_LINE_PITCH = 0.8;
 
-export function detectTables(lines: readonly Line[], options: TableOptions): TableRange[] {
-  const frags = lines.map((l) => (l.runs.every((r) => r.monospace) ? [] : fragmentsOf(l.runs, options.gutterRatio)));
+/** `blockStarts`: lines that begin a block of their own (a column, a band of the page): no table runs over one. */
+export function detectTables(lines: readonly Line[], options: TableOptions, blockStarts: ReadonlySet<number> = new Set()): TableRange[] {
+  const frags = lines.map((l) => {
+    if (l.runs.every((r) => r.monospace)) return [];
+    const f = fragmentsOf(l.runs, options.gutterRatio);
+    // A line of prose that a stretched word space cuts in two is one piece, not two cells.
+    return f.length >= 2 && isStretchedProse(f) ? [] : f;
+  });
   const tables: TableRange[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -46,65 +56,157 @@ export function detectTables(lines: readonly Line[], options: TableOptions): Tab
       i++;
       continue;
     }
-    // Grow a run of multi-cell rows, letting single-slot lines through as wrapped cells.
+    // Grow a run of multi-cell rows, letting a few single-fragment lines through (wrapped cells,
+    // a label on lines of its own) when a multi-cell row follows them.
     let end = i + 1;
-    while (end < lines.length && (frags[end]!.length >= 2 || (frags[end]!.length === 1 && end + 1 < lines.length && frags[end + 1]!.length >= 2))) end++;
+    const more = (k: number) => k < lines.length && !blockStarts.has(k);
+    for (;;) {
+      let next = end;
+      while (next - end < MAX_SINGLE_LINES && more(next) && frags[next]!.length === 1) next++;
+      if (!more(next) || frags[next]!.length < 2) break;
+      end = next + 1;
+    }
     const table = buildTable(lines.slice(i, end), frags.slice(i, end), options);
+    if (table === PROSE) {
+      // Every later start in the run is as much prose: the run is passed whole.
+      i = end;
+      continue;
+    }
     if (table) {
       tables.push({ ...table, start: i, end: i + table.consumed });
       i += table.consumed;
-    } else {
-      i++;
+      continue;
     }
+    const row = loneRow(lines[i]!, frags[i]!, options);
+    if (row) tables.push({ rows: [row], start: i, end: i + 1 });
+    i++;
   }
   return tables;
 }
 
-function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf>[], options: TableOptions): { rows: Line[]; consumed: number } | undefined {
-  // Trailing single-slot lines are not part of the run.
+/**
+ * Parts of a line this many ems apart or more are cells, even on a line of their own: a
+ * masthead's name, district and date (5.4 em apart), an invoice's item line between its
+ * description lines, a form's field labels on one row. Word spaces, even stretched in
+ * justified text, stay under an em; a column gutter is not inside one line.
+ */
+const LONE_ROW_GAP_EMS = 2.5;
+
+/**
+ * Parts a line standing alone needs to be a row: two parts far apart are as often an equation
+ * and its number, or a running header and its date.
+ */
+const LONE_ROW_CELLS = 3;
+
+/** A line standing alone whose parts all stand far apart: a table of one row. */
+function loneRow(line: Line, frags: ReturnType<typeof fragmentsOf>, options: TableOptions): Line | undefined {
+  if (frags.length < LONE_ROW_CELLS) return undefined;
+  for (let k = 1; k < frags.length; k++) {
+    if (frags[k]!.x0 - frags[k - 1]!.x1 < LONE_ROW_GAP_EMS * Math.max(frags[k]!.fontSize, frags[k - 1]!.fontSize)) return undefined;
+  }
+  const cells = frags.map((f) => cellText(f.runs, options).text);
+  if (isRightToLeft(cells.join(" "))) cells.reverse();
+  return { ...line, text: cells.join("\t"), cells, role: "TR" };
+}
+
+/** A piece of a line with at least this many words is a stretch of prose, not a cell… */
+const PROSE_PIECE_WORDS = 4;
+
+/** …and a line made of such pieces a little apart is a justified line of prose. */
+function isStretchedProse(pieces: ReturnType<typeof fragmentsOf>): boolean {
+  for (let k = 1; k < pieces.length; k++) {
+    if (pieces[k]!.x0 - pieces[k - 1]!.x1 > PROSE_MAX_GAP_EMS * pieces[k]!.fontSize) return false;
+  }
+  return pieces.every((p) => p.runs.map((r) => r.text).join(" ").trim().split(/\s+/u).length >= PROSE_PIECE_WORDS);
+}
+
+/** Share of a candidate's rows that read as prose for it to be no table. */
+const PROSE_ROWS_SHARE = 0.5;
+/** A row of prose breaks into this many pieces or more… */
+const PROSE_MIN_PIECES = 3;
+/** …none of them further apart than this many ems (a table's cells stand further apart, or hold numbers)… */
+const PROSE_MAX_GAP_EMS = 2;
+/** …and at most this share of them numbers. */
+const PROSE_MAX_NUMBERS = 0.3;
+
+function readsAsProse(pieces: ReturnType<typeof fragmentsOf>): boolean {
+  if (pieces.length < PROSE_MIN_PIECES) return false;
+  for (let k = 1; k < pieces.length; k++) {
+    if (pieces[k]!.x0 - pieces[k - 1]!.x1 > PROSE_MAX_GAP_EMS * pieces[k]!.fontSize) return false;
+  }
+  const numbers = pieces.filter((p) => isNumber(p.runs.map((r) => r.text).join(" "))).length;
+  return numbers <= PROSE_MAX_NUMBERS * pieces.length;
+}
+
+interface Row {
+  cells: TextRun[][];
+  runs: TextRun[];
+  /** Baseline of the row's first line. */
+  y: number;
+  /** Baseline of its last line (a wrapped cell's). */
+  bottom: number;
+}
+
+/** What buildTable says of a run of justified prose. */
+const PROSE = Symbol("prose");
+
+function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf>[], options: TableOptions): { rows: Line[]; consumed: number } | typeof PROSE | undefined {
+  // Trailing single-fragment lines are not part of the run.
   let count = lines.length;
   while (count > 0 && frags[count - 1]!.length < 2) count--;
-  const size = median(lines.slice(0, count).map((l) => l.fontSize)) || 10;
-  const slots = mergeSlots(frags.slice(0, count).flat(), SLOT_MERGE_EMS * size);
-  const multi = frags.slice(0, count).filter((f) => f.length >= 2);
-  if (slots.length < 2) return undefined;
-  if (multi.length < 3 && !(multi.length >= 2 && slots.length >= 3)) return undefined;
-  // Every multi-cell row must use at least two slots: otherwise it is prose with a wide gap.
-  if (multi.some((f) => new Set(f.map((x) => slotOf(slots, x))).size < 2)) return undefined;
+  // Justified prose whose word spaces pass for cell gaps (an OCR layer drawn word by word, a
+  // narrow column set loose): its lines break into words a little apart, hardly ever numbers.
+  const pieced = frags.slice(0, count).filter((f) => f.length >= 2);
+  if (pieced.length < 2) return undefined;
+  if (pieced.filter((f) => readsAsProse(f)).length >= PROSE_ROWS_SHARE * pieced.length) return PROSE;
+  const words = lines.slice(0, count).map((l) => l.runs.flatMap(runWords));
+  const boundaries = columnBoundaries(words, options);
+  if (boundaries.length === 0) return undefined;
+  const columns = boundaries.length + 1;
+  const cellsOf = (k: number) => {
+    const cells: TextRun[][] = Array.from({ length: columns }, () => []);
+    for (const w of words[k]!) cells[columnOf(boundaries, w)]!.push(w);
+    return cells;
+  };
+  const split = words.map((_, k) => cellsOf(k));
+  const filled = (cells: TextRun[][]) => cells.filter((c) => c.length > 0).length;
+  const multi = split.filter((cells) => filled(cells) >= 2);
+  if (multi.length < 3 && !(multi.length >= 2 && columns >= 3)) return undefined;
   // A column of bullets or numbers beside text is a list, not a table.
-  if (frags.slice(0, count).every((f) => f.length < 2 || isListMarker(f[0]!.runs.map((r) => r.text).join("")))) return undefined;
-  // Two slots of running text side by side are columns the layout step could not confirm, not a table.
-  if (slots.length === 2) {
-    const side = (k: number) => multi.map((f) => f.filter((x) => slotOf(slots, x) === k)).filter((fs) => fs.length > 0);
+  if (multi.every((cells) => cells.findIndex((c) => c.length > 0) === 0 && isListMarker(cellText(cells[0]!, options).text))) return undefined;
+  // Two columns of running text side by side are columns the layout step could not confirm.
+  if (columns === 2) {
+    const side = (k: number) => split.filter((cells) => cells[k]!.length > 0).map((cells) => fragmentsOf(cells[k]!, options.gutterRatio));
     if (readsAsText(side(0)) && readsAsText(side(1))) return undefined;
   }
 
   const pitch = median(
     lines
       .slice(1, count)
-      .map((l, k) => (frags[k]!.length >= 2 && frags[k + 1]!.length >= 2 ? lines[k]!.y - l.y : NaN))
+      .map((l, k) => (filled(split[k]!) >= 2 && filled(split[k + 1]!) >= 2 ? lines[k]!.y - l.y : NaN))
       .filter((g) => g > 0),
   );
-  const rows: { cells: TextRun[][]; runs: TextRun[]; y: number }[] = [];
+  const rows: Row[] = [];
   for (let k = 0; k < count; k++) {
-    const line = lines[k]!;
-    const cells: TextRun[][] = slots.map(() => []);
-    for (const f of frags[k]!) cells[slotOf(slots, f)]!.push(...f.runs);
+    const cells = split[k]!;
     const prev = rows[rows.length - 1];
-    const slot = frags[k]!.length === 1 ? slotOf(slots, frags[k]![0]!) : -1;
-    // A cell that wraps: its next line sits in one slot, closer under the row than rows are
-    // to each other, or goes on with a word the cell above broke. Further down, it is a row of
-    // its own with the other cells empty.
-    if (prev && slot >= 0 && (prev.y - line.y < 0.9 * pitch || breaksWordBefore(cellText(prev.cells[slot]!, options), cellText(cells[slot]!, options)))) {
-      prev.cells[slot]!.push(...cells[slot]!);
-      prev.runs.push(...line.runs);
+    if (prev && continuesRow(prev, cells, lines[k]!.y, pitch, options)) {
+      cells.forEach((c, j) => prev.cells[j]!.push(...c));
+      prev.runs.push(...lines[k]!.runs);
+      prev.bottom = lines[k]!.y;
       continue;
     }
-    rows.push({ cells, runs: [...line.runs], y: line.y });
+    rows.push({ cells: cells.map((c) => [...c]), runs: [...lines[k]!.runs], y: lines[k]!.y, bottom: lines[k]!.y });
   }
+  // A table reads right to left when its text does (a Hebrew table's first column is its
+  // rightmost): every row, the header of years too, puts its cells in that order.
+  const rightToLeft = isRightToLeft(rows.flatMap((row) => row.cells.flat().map((r) => r.text)).join(" "));
   const out = rows.map((row) => {
     const line = buildLine(row.runs, options);
-    line.text = row.cells.map((cell) => cellText(cell, options)).join("\t");
+    const texts = row.cells.map((cell) => cellText(cell, options));
+    if (rightToLeft) texts.reverse();
+    line.cells = texts.map((t) => t.lines.join("\n"));
+    line.text = texts.map((t) => t.text).join("\t");
     line.y = row.y;
     line.role = "TR";
     return line;
@@ -112,37 +214,59 @@ function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf
   return { rows: out, consumed: count };
 }
 
-/** A cell's text: its runs by line (top first), each line joined by the word-space rule. */
-function cellText(runs: TextRun[], options: SpacingOptions): string {
+/**
+ * A line is more of the row above it when:
+ * - it fills one column only and sits closer under it than rows stand to each other (a cell
+ *   set on two lines), or the row above is a lone label that close above it;
+ * - it goes on with a word one of the row's cells broke ("Filetes y demás car-" over "nes de
+ *   pescado", the numbers of the row set on the label's last line);
+ * - its first cell goes on in lower case under a cell of the row ("Cumulative effects of" over
+ *   "changes in accounting" and its values, over "policies"), and its other cells fill columns
+ *   the row left empty;
+ * - the row above is a label alone and this line fills none but other columns: the label's
+ *   values, set centred on a label of two lines ("Adjusted balance at" / values / "beginning of
+ *   year").
+ * A line filling several columns close under a row is otherwise a row of its own: a reference
+ * block's rows set in groups stand at the font's leading inside a group.
+ */
+function continuesRow(prev: Row, cells: readonly TextRun[][], y: number, pitch: number, options: SpacingOptions): boolean {
+  const filled = cells.flatMap((c, j) => (c.length > 0 ? [j] : []));
+  const prevFilled = prev.cells.flatMap((c, j) => (c.length > 0 ? [j] : []));
+  const close = pitch > 0 && prev.bottom - y < WRAPPED_LINE_PITCH * pitch;
+  // A cell goes on in its own type: an item's description set under it in another font is a
+  // line of its own.
+  const sameType = filled.length === 1 && sameFont(prev.cells[filled[0]!]!, cells[filled[0]!]!);
+  if (close && (sameType || prevFilled.length === 1)) return true;
+  const text = (c: readonly TextRun[]) => cellText(c, options).text;
+  if (filled.some((j) => prevFilled.includes(j) && breaksWordBefore(text(prev.cells[j]!), text(cells[j]!)))) return true;
+  const first = filled[0];
+  if (first === undefined) return false;
+  const othersFree = filled.slice(1).every((j) => !prevFilled.includes(j));
+  if (prevFilled.includes(first) && othersFree && /^\p{Ll}/u.test(text(cells[first]!))) return true;
+  return prevFilled.length === 1 && prevFilled[0] === 0 && !filled.includes(0);
+}
+
+/** The last run above and the first run below are set in one font at one size (an empty cell above takes any). */
+function sameFont(above: readonly TextRun[], below: readonly TextRun[]): boolean {
+  const last = [...above].sort((a, b) => a.y - b.y || b.x - a.x)[0];
+  const first = below[0];
+  return !last || !first || (last.fontName === first.fontName && Math.abs(last.fontSize - first.fontSize) < 0.5);
+}
+
+/**
+ * A cell's text: its words by printed line (top first), each line joined by the word-space rule;
+ * the lines joined by a space, but never after a hyphen that breaks a word: whether it stays is
+ * for the dehyphenate stage to judge, a space after it is wrong either way (docs/extraction.md §6.2).
+ */
+function cellText(runs: readonly TextRun[], options: SpacingOptions): { text: string; lines: string[] } {
   const byLine: TextRun[][] = [];
   for (const run of [...runs].sort((a, b) => b.y - a.y || a.x - b.x)) {
     const last = byLine[byLine.length - 1];
     if (last && Math.abs(last[0]!.y - run.y) <= 0.5 * run.fontSize) last.push(run);
     else byLine.push([run]);
   }
-  // Lines of a cell are joined by a space, but never after a hyphen that breaks a word: whether
-  // it stays is for the reader to judge, a space after it is wrong either way (docs/extraction.md §6.2).
+  const lines = byLine.map((l) => joinRuns(l.sort((a, b) => a.x - b.x), options).trim()).filter(Boolean);
   let text = "";
-  for (const line of byLine.map((l) => joinRuns(l.sort((a, b) => a.x - b.x), options).trim())) {
-    text = !text ? line : breaksWordBefore(text, line) ? text + line : `${text} ${line}`;
-  }
-  return text;
+  for (const line of lines) text = !text ? line : breaksWordBefore(text, line) ? text + line : `${text} ${line}`;
+  return { text, lines };
 }
-
-function mergeSlots(fragments: readonly { x0: number; x1: number }[], slack: number): Slot[] {
-  const sorted = [...fragments].sort((a, b) => a.x0 - b.x0);
-  const slots: Slot[] = [];
-  for (const f of sorted) {
-    const last = slots[slots.length - 1];
-    if (last && f.x0 <= last.x1 + slack) last.x1 = Math.max(last.x1, f.x1);
-    else slots.push({ x0: f.x0, x1: f.x1 });
-  }
-  return slots;
-}
-
-function slotOf(slots: readonly Slot[], f: { x0: number; x1: number }): number {
-  const mid = (f.x0 + f.x1) / 2;
-  const i = slots.findIndex((s) => mid >= s.x0 && mid <= s.x1);
-  return i >= 0 ? i : 0;
-}
-

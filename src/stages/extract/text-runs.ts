@@ -20,6 +20,8 @@ export interface PdfTextItem {
   /** Set by markItems on tagged pages. */
   mcid?: string;
   artifact?: boolean;
+  /** Made from a form field or an annotation (form-fields.ts). */
+  form?: boolean;
 }
 
 /** `textContent.styles` of pdf.js: `monospace` comes from the font's FixedPitch flag or name. */
@@ -155,6 +157,7 @@ function toRun(o: Oriented, frameAngle: number, monospaced: ReadonlySet<string>)
   if (o.spaceBefore) run.spaceBefore = true;
   if (o.item.mcid) run.mcid = o.item.mcid;
   if (o.item.artifact) run.artifact = true;
+  if (o.item.form) run.form = true;
   return run;
 }
 

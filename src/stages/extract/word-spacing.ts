@@ -12,6 +12,7 @@
  */
 import type { TextRun } from "../../core/records.js";
 import { collapseLetterSpacedText } from "./letter-spacing.js";
+import { drawnOrder, readingOrder } from "./reading-direction.js";
 
 export interface SpacingOptions {
   /** A horizontal gap wider than this × font size is a word space. */
@@ -27,7 +28,8 @@ const DRAWN_SPACE_MIN_GAP = 0.08;
 const LETTER_SPACED_WORD_GAP = 0.8;
 
 export function joinRuns(runs: readonly TextRun[], options: SpacingOptions): string {
-  const texts = runs.map((r) => (options.collapseLetterSpacing ? collapseLetterSpacedText(r.text) : r.text));
+  // Runs are put together as drawn, left to right; right-to-left text is then put in reading order.
+  const texts = runs.map((r) => drawnOrder(options.collapseLetterSpacing ? collapseLetterSpacedText(r.text) : r.text));
   const letterGap = options.collapseLetterSpacing ? letterSpacedGap(runs, options.spaceRatio) : 0;
   let out = "";
   for (let i = 0; i < runs.length; i++) {
@@ -59,7 +61,7 @@ export function joinRuns(runs: readonly TextRun[], options: SpacingOptions): str
     if (gap > threshold || drawnSpace) out += spacesFor(prev, run, gap) + text;
     else out += text;
   }
-  return out;
+  return readingOrder(out);
 }
 
 /**

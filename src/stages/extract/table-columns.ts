@@ -1,0 +1,175 @@
+/**
+ * The columns of a table from the places of its words (docs/extraction.md §4.4): a column boundary is an
+ * x-interval no word of the table's rows stands in, as the white strips between the columns
+ * of a printed table are.
+ *
+ * Two kinds of row get in the way, and each is allowed for:
+ * - a cell that spans columns (a year over its two sub-columns, a total centred over them)
+ *   covers the strip in its row: a strip free in all but a few rows is still a boundary, unless
+ *   a strip free in every row already stands there;
+ * - a column that only a few rows fill (a discount column, empty but in one row) leaves strips
+ *   on both sides of it that every row keeps free: those are boundaries of their own.
+ * A strip wide enough to be no word space is a boundary; a narrow one only between numbers
+ * (dense statistics set with a word space between columns), never inside a phrase whose words
+ * happen to line up ("18 March" over "25 March").
+ */
+import type { TextRun } from "../../core/records.js";
+import { median } from "../../text/text-geometry.js";
+
+export interface ColumnOptions {
+  /** A gap wider than this × font size separates cells whatever stands on either side. */
+  gutterRatio: number;
+  /** A gap wider than this × font size is a word space. */
+  spaceRatio: number;
+}
+
+interface Interval {
+  x0: number;
+  x1: number;
+}
+
+/**
+ * Share of a table's rows that may cover a boundary, each with a cell that spans it whole:
+ * headers and totals centred over two columns (a year and a total over each pair of 8 rows).
+ */
+const SPANNING_ROWS_SHARE = 0.34;
+/**
+ * Share of the rows beside a narrow strip that must hold numbers on both sides of it for the
+ * strip to be a boundary (a row's label may sit in the first column beside a number).
+ */
+const NUMERIC_SIDES_SHARE = 0.6;
+
+/**
+ * A number as tables print them: signs and brackets (negative amounts in brackets, the Japanese
+ * △ for minus), currency, digits with their separators, a percent sign; a dash or bar alone,
+ * which tables print for nil; or a currency sign alone, set in a column of its own before the
+ * amounts (¥ at the left of a right-aligned column). A number never ends with its separator:
+ * "4," in "Mar 4, 2026" is a date's day and its comma.
+ */
+const NUMBER = /^(?:[(\-−–+△▲]?[$€£¥]?\d(?:[\d.,'’]*\d)?%?\)?|[―—–-]|[$€£¥])$/u;
+
+const CURRENCY = /^[$€£¥]$/u;
+
+export function isNumber(text: string): boolean {
+  return NUMBER.test(text.trim());
+}
+
+/**
+ * The x-intervals between the columns of the rows (each a list of word runs), left to right.
+ * Every word then belongs to the column its middle stands in.
+ */
+export function columnBoundaries(rows: readonly (readonly TextRun[])[], options: ColumnOptions): Interval[] {
+  const filled = rows.filter((r) => r.length > 0);
+  if (filled.length === 0) return [];
+  const size = median(filled.flat().map((w) => w.fontSize)) || 10;
+  const left = Math.min(...filled.flat().map((w) => w.x));
+  const right = Math.max(...filled.flat().map((w) => w.x + w.width));
+  const spans = filled.map(rowSpans);
+  const free = freeStrips(spans, 0, left, right);
+  // A strip that a few rows cover counts only when each of them covers it whole, with a cell
+  // that spans it; a word ending or starting inside it is a cell of its own there.
+  const nearlyFree = freeStrips(spans, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right).filter(
+    (g) => !free.some((f) => overlaps(f, g)) && spans.every((row) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1))),
+  );
+  const narrow = options.spaceRatio * size;
+  const wide = options.gutterRatio * size;
+  const boundaries = [...free, ...nearlyFree]
+    .filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 > narrow && numbersOnBothSides(filled, g)))
+    .sort((a, b) => a.x0 - b.x0);
+  return withoutLoneColumns(boundaries, filled);
+}
+
+/**
+ * A column that the words of one row alone stand in is no column: it is that row's cell set
+ * wider than the others, with spaces between its words that no other row's words fill ("上升
+ * 5.72 个百分点" over right-aligned percentages). It is merged with the neighbour its words are
+ * closer to, until every column holds words of two rows or more; a column of no words at all
+ * (between two strips a spanning cell's edge cuts apart) is dropped.
+ */
+function withoutLoneColumns(boundaries: Interval[], rows: readonly (readonly TextRun[])[]): Interval[] {
+  const out = [...boundaries];
+  if (rows.length < MIN_ROWS_FOR_LONE_COLUMNS) return out;
+  for (;;) {
+    const support = Array.from({ length: out.length + 1 }, () => new Set<number>());
+    rows.forEach((row, r) => row.forEach((w) => support[columnOf(out, w)]!.add(r)));
+    const lone = support.findIndex((rowsIn) => rowsIn.size <= 1);
+    if (lone < 0 || out.length === 0) return out;
+    if (support[lone]!.size === 0) {
+      // Two strips with nothing between them (a spanning cell's edge) are one boundary.
+      out.splice(lone > 0 ? lone - 1 : 0, 1);
+      continue;
+    }
+    const [r] = support[lone]!;
+    const words = rows[r!]!.filter((w) => columnOf(out, w) === lone);
+    const x0 = Math.min(...words.map((w) => w.x));
+    const x1 = Math.max(...words.map((w) => w.x + w.width));
+    const before = rows[r!]!.filter((w) => w.x + w.width <= x0).reduce((m, w) => Math.max(m, w.x + w.width), -Infinity);
+    const after = rows[r!]!.filter((w) => w.x >= x1).reduce((m, w) => Math.min(m, w.x), Infinity);
+    // Merge towards the row's own nearer word; at an edge of the table, towards the only neighbour.
+    const left = lone > 0 && (lone === out.length || x0 - before <= after - x1);
+    out.splice(left ? lone - 1 : lone, 1);
+  }
+}
+
+/** Tables of fewer rows than this keep every column (a two-row table has columns of one word each). */
+const MIN_ROWS_FOR_LONE_COLUMNS = 3;
+
+/** The index of the column a word belongs to, given the boundaries. */
+export function columnOf(boundaries: readonly Interval[], word: TextRun): number {
+  const mid = word.x + word.width / 2;
+  let column = 0;
+  for (const b of boundaries) if (mid >= (b.x0 + b.x1) / 2) column++;
+  return column;
+}
+
+/** The x-intervals a row's words cover, merged. */
+function rowSpans(words: readonly TextRun[]): Interval[] {
+  const sorted = [...words].sort((a, b) => a.x - b.x);
+  const out: Interval[] = [];
+  for (const w of sorted) {
+    const last = out[out.length - 1];
+    if (last && w.x <= last.x1) last.x1 = Math.max(last.x1, w.x + w.width);
+    else out.push({ x0: w.x, x1: w.x + w.width });
+  }
+  return out;
+}
+
+/** Maximal intervals inside (left, right) covered by at most `allowed` rows. */
+function freeStrips(spans: readonly Interval[][], allowed: number, left: number, right: number): Interval[] {
+  const events: [number, number][] = [];
+  for (const row of spans) for (const s of row) events.push([s.x0, 1], [s.x1, -1]);
+  events.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const out: Interval[] = [];
+  let cover = 0;
+  let openAt: number | undefined;
+  for (const [x, d] of events) {
+    const before = cover;
+    cover += d;
+    if (before > allowed && cover <= allowed) openAt = x;
+    else if (before <= allowed && cover > allowed && openAt !== undefined) {
+      if (x > openAt && openAt > left && x < right) out.push({ x0: openAt, x1: x });
+      openAt = undefined;
+    }
+  }
+  return out;
+}
+
+function overlaps(a: Interval, b: Interval): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1;
+}
+
+/** Most rows with words on both sides of the strip hold a number right beside it on each side. */
+function numbersOnBothSides(rows: readonly (readonly TextRun[])[], g: Interval): boolean {
+  let both = 0;
+  let numeric = 0;
+  for (const row of rows) {
+    const before = row.filter((w) => w.x + w.width <= g.x0 + 0.01).sort((a, b) => b.x + b.width - (a.x + a.width))[0];
+    const after = row.filter((w) => w.x >= g.x1 - 0.01).sort((a, b) => a.x - b.x)[0];
+    if (!before || !after) continue;
+    both++;
+    // A currency sign stands before its amount: a column of its own left of the amounts (¥),
+    // never after one ("0 €" is one cell).
+    if (isNumber(before.text) && isNumber(after.text) && !CURRENCY.test(after.text.trim())) numeric++;
+  }
+  return both > 0 && numeric >= NUMERIC_SIDES_SHARE * both;
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import type { TextRun } from "../../src/core/records.js";
+import { columnBoundaries, columnOf, isNumber } from "../../src/stages/extract/table-columns.js";
+import { run } from "../helpers/runs.js";
+
+const options = { gutterRatio: 0.7, spaceRatio: 0.25 };
+
+/** Each row's words in the columns the boundaries give them, joined by a space within a column. */
+function cells(rows: TextRun[][]): string[][] {
+  const boundaries = columnBoundaries(rows, options);
+  return rows.map((row) => {
+    const out: string[][] = Array.from({ length: boundaries.length + 1 }, () => []);
+    for (const w of row) out[columnOf(boundaries, w)]!.push(w.text);
+    return out.map((c) => c.join(" "));
+  });
+}
+
+/** A right-aligned number ending at x (7 pt, 3.9 pt a digit). */
+const num = (text: string, right: number, y: number) => run(text, right - text.length * 3.9, y, 7, text.length * 3.9);
+
+describe("table columns", () => {
+  it("splits dense numbers set a word space apart into columns of their own", () => {
+    // Two right-aligned columns ending at 180 and 210: the widest value starts 2.7 pt after the first column ends.
+    const rows = [
+      [run("Live fish", 40, 700, 7), num("1", 180, 700), num("25", 210, 700)],
+      [run("Crustaceans", 40, 690, 7), num("61.691", 180, 690), num("375.798", 210, 690)],
+      [run("Molluscs", 40, 680, 7), num("162.027", 180, 680), num("174.507", 210, 680)],
+    ];
+    expect(cells(rows)).toEqual([
+      ["Live fish", "1", "25"],
+      ["Crustaceans", "61.691", "375.798"],
+      ["Molluscs", "162.027", "174.507"],
+    ]);
+  });
+
+  it("keeps a date's words in one cell although their gaps line up down the column", () => {
+    const rows = [
+      [run("Date:", 40, 700), run("Mar", 120, 700), run("4,", 140, 700), run("2026", 152, 700)],
+      [run("Due:", 40, 686), run("Apr", 120, 686), run("3,", 140, 686), run("2026", 152, 686)],
+      [run("Paid:", 40, 672), run("May", 120, 672), run("9,", 140, 672), run("2026", 152, 672)],
+    ];
+    expect(cells(rows).map((r) => r[1])).toEqual(["Mar 4, 2026", "Apr 3, 2026", "May 9, 2026"]);
+  });
+
+  it("keeps a boundary that a header centred over two columns covers", () => {
+    const rows = [
+      [run("2021", 170, 710, 7, 16)],
+      [run("Live fish", 40, 700, 7), num("1", 180, 700), num("25", 210, 700)],
+      [run("Fresh fish", 40, 690, 7), num("7.704", 180, 690), num("7.175", 210, 690)],
+      [run("Crustaceans", 40, 680, 7), num("61.691", 180, 680), num("375.798", 210, 680)],
+    ];
+    expect(cells(rows).slice(1)).toEqual([
+      ["Live fish", "1", "25"],
+      ["Fresh fish", "7.704", "7.175"],
+      ["Crustaceans", "61.691", "375.798"],
+    ]);
+  });
+
+  it("merges a column that the words of one row alone stand in with the cell beside it", () => {
+    const rows = [
+      [run("Total assets", 40, 700), num("298,608", 300, 700), num("-2.49%", 400, 700)],
+      [run("Return on equity", 40, 686), num("-2.34%", 300, 686), run("up", 330, 686, 10, 10), run("5.72", 350, 686, 10, 20), run("points", 380, 686, 10, 20)],
+      [run("Net assets", 40, 672), num("-200,136", 300, 672), num("-0.76%", 400, 672)],
+    ];
+    expect(cells(rows)[1]).toEqual(["Return on equity", "-2.34%", "up 5.72 points"]);
+  });
+
+  it("reads numbers as tables print them, and a currency sign alone", () => {
+    for (const n of ["1,248,804", "(77,283)", "△669", "0.9%", "―", "¥", "-4,648,986.52"]) expect(isNumber(n), n).toBe(true);
+    for (const n of ["4,", "days", "Q3", "2026-"]) expect(isNumber(n), n).toBe(false);
+  });
+});
