@@ -8,8 +8,10 @@
  * No space is ever put after a hyphen that ends a line glued to a word ("COVID-" + "19"): whether
  * that hyphen stays is the dehyphenation stage's decision, and a space would be wrong either way.
  * A soft hyphen (U+00AD) at a line end joins the word in reflow and prints as "-" in preserve.
+ * Lines of Chinese or Japanese join with no space at all (line-join.ts).
  */
 import type { Line, Paragraph, TextMode } from "../core/records.js";
+import { lineJoiner } from "./line-join.js";
 import { blankCodeLines, median } from "./text-geometry.js";
 
 const SOFT_HYPHEN = "\u00AD";
@@ -32,7 +34,7 @@ function renderParagraph(lines: readonly Line[], mode: TextMode | "verbatim" | "
     if (out === "") out = t;
     else if (out.endsWith(SOFT_HYPHEN)) out = out.slice(0, -1) + t;
     else if (GLUED_HYPHEN_END.test(out)) out += t;
-    else out += " " + t;
+    else out += lineJoiner(out, t) + t;
   }
   return out.endsWith(SOFT_HYPHEN) ? out.slice(0, -1) + "-" : out;
 }

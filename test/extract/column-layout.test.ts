@@ -202,6 +202,25 @@ describe("table detection", () => {
     expect([table!.start, table!.end]).toEqual([0, 6]);
   });
 
+  it("starts a table under a title line whose parts stand over the gaps between its columns", () => {
+    // Columns start at 60, 170, 280 and 390; a title in wide capitals covers the first two gaps,
+    // its unit stands over the last column: only one of the three gaps shows through it.
+    const runs = [
+      run("FISHERY", 60, 716, 10, 109),
+      run("EXPORTS", 196, 716, 10, 83),
+      run("(EUR)", 390, 716, 10, 25),
+      ...cells(700, ["Product", "2021", "2022", "2023"]),
+      ...cells(684, ["Salmon", "1,204", "1,377", "1,562"]),
+      ...cells(668, ["Cod", "802", "911", "875"]),
+      ...cells(652, ["Herring", "412", "455", "470"]),
+      ...cells(636, ["Shrimp", "96", "104", "131"]),
+    ];
+    const tables = detectTables(groupLines(runs, options), options);
+    // The title stands alone (a line whose parts stand far apart); the table starts under it.
+    expect(tables.map((t) => [t.start, t.end])).toEqual([[0, 1], [1, 6]]);
+    expect(tables[1]!.rows.map((r) => r.text)).toEqual(["Product\t2021\t2022\t2023", "Salmon\t1,204\t1,377\t1,562", "Cod\t802\t911\t875", "Herring\t412\t455\t470", "Shrimp\t96\t104\t131"]);
+  });
+
   it("joins a wrapped cell that goes on with a word the cell above broke, even at the rows' own pitch", () => {
     const runs = [
       ...cells(700, ["dn", "Linear map of remark 12"]),

@@ -33,6 +33,17 @@ describe("table columns", () => {
     ]);
   });
 
+  it("parts a column of codes from its descriptions by a strip narrower than a gutter that six rows keep free", () => {
+    // 7 pt: the widest code ends 4.5 pt (0.64 em) before the descriptions, under the 0.7 em gutter.
+    const codes = ["0301.11", "0302.13.00", "0303.89", "1603.00.00", "1604.14", "0306.17"];
+    const descriptions = ["Ornamental fish", "Pacific salmon", "Other fish frozen", "Extracts and juices", "Tunas prepared", "Shrimps frozen"];
+    const rows = codes.map((code, i) => [run(code, 40, 700 - 10 * i, 7, code.length * 3.5), ...descriptions[i]!.split(" ").map((w, k, all) => run(w, 79.5 + all.slice(0, k).join(" ").length * 3.5 + (k ? 3.5 : 0), 700 - 10 * i, 7, w.length * 3.5))]);
+    expect(cells(rows).map((r) => r.length)).toEqual([2, 2, 2, 2, 2, 2]);
+    expect(cells(rows)[3]).toEqual(["1603.00.00", "Extracts and juices"]);
+    // Five rows are not enough for a strip that narrow: word spaces may line up by chance.
+    expect(columnBoundaries(rows.slice(0, 5), options)).toEqual([]);
+  });
+
   it("keeps a date's words in one cell although their gaps line up down the column", () => {
     const rows = [
       [run("Date:", 40, 700), run("Mar", 120, 700), run("4,", 140, 700), run("2026", 152, 700)],

@@ -29,6 +29,12 @@ describe("page text", () => {
     expect(renderPageText(lines("the COVID-", "19 programme"), one(2), "reflow")).toBe("the COVID-19 programme");
   });
 
+  it("reflow joins lines of Chinese or Japanese with no space, and Korean lines with one", () => {
+    expect(renderPageText(lines("持分法の適用範囲", "の変動"), one(2), "reflow")).toBe("持分法の適用範囲の変動");
+    expect(renderPageText(lines("카드 혜택", "안내"), one(2), "reflow")).toBe("카드 혜택 안내");
+    expect(renderPageText(lines("持分法の", "変動"), one(2), "preserve")).toBe("持分法の\n変動");
+  });
+
   it("keeps the space after a free-standing dash", () => {
     expect(renderPageText(lines("costs rose –", "as expected"), one(2), "reflow")).toBe("costs rose – as expected");
   });

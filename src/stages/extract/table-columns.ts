@@ -29,6 +29,22 @@ interface Interval {
 }
 
 /**
+ * A strip between numbers is a boundary from this width (ems): dense statistics leave under a
+ * word space (0.25 em) between a column and the next where their widest numbers meet, and a
+ * number never holds a space.
+ */
+const NUMBER_GAP_EMS = 0.2;
+
+/**
+ * A strip at least this wide (ems), free in every row, with words on both sides of it in this
+ * many rows or more, is a boundary whatever stands beside it: word spaces are a quarter of an em,
+ * and the words of many different cells do not line up their spaces by chance (a column of
+ * codes, "1603.00.00" the widest, 0.64 em before the descriptions).
+ */
+const CONSISTENT_GAP_EMS = 0.5;
+const CONSISTENT_ROWS = 6;
+
+/**
  * Share of a table's rows that may cover a boundary, each with a cell that spans it whole:
  * headers and totals centred over two columns (a year and a total over each pair of 8 rows).
  */
@@ -68,14 +84,17 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
   const free = freeStrips(spans, 0, left, right);
   // A strip that a few rows cover counts only when each of them covers it whole, with a cell
   // that spans it; a word ending or starting inside it is a cell of its own there.
-  const nearlyFree = freeStrips(spans, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right).filter(
-    (g) => !free.some((f) => overlaps(f, g)) && spans.every((row) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1))),
-  );
-  const narrow = options.spaceRatio * size;
+  const nearlyFree = freeStrips(spans, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right)
+    .filter((g) => !free.some((f) => overlaps(f, g)))
+    .map((g) => leastCovered(spans, g))
+    .filter((g) => spans.every((row) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1))));
+  const narrow = NUMBER_GAP_EMS * size;
   const wide = options.gutterRatio * size;
-  const boundaries = [...free, ...nearlyFree]
-    .filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 > narrow && numbersOnBothSides(filled, g)))
-    .sort((a, b) => a.x0 - b.x0);
+  const consistent = CONSISTENT_GAP_EMS * size;
+  const boundaries = [
+    ...free.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) || (g.x1 - g.x0 > narrow && numbersOnBothSides(filled, g))),
+    ...nearlyFree.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 > narrow && numbersOnBothSides(filled, g))),
+  ].sort((a, b) => a.x0 - b.x0);
   return withoutLoneColumns(boundaries, filled);
 }
 
@@ -154,8 +173,31 @@ function freeStrips(spans: readonly Interval[][], allowed: number, left: number,
   return out;
 }
 
+/**
+ * The widest part of a strip that the fewest rows cover: between a column of numbers and the
+ * next, right-aligned ones of varying widths leave the strip's right part to some rows, and only
+ * the part no number reaches is the columns' boundary, under a year centred over both.
+ */
+function leastCovered(spans: readonly Interval[][], g: Interval): Interval {
+  const cuts = [...new Set([g.x0, g.x1, ...spans.flat().flatMap((s) => [s.x0, s.x1]).filter((x) => x > g.x0 && x < g.x1)])].sort((a, b) => a - b);
+  let best: { x0: number; x1: number; cover: number } | undefined;
+  let open: { x0: number; x1: number; cover: number } | undefined;
+  for (let k = 1; k < cuts.length; k++) {
+    const piece = { x0: cuts[k - 1]!, x1: cuts[k]! };
+    const cover = spans.filter((row) => row.some((s) => overlaps(s, piece))).length;
+    open = open && open.cover === cover && open.x1 === piece.x0 ? { ...open, x1: piece.x1 } : { ...piece, cover };
+    if (!best || cover < best.cover || (cover === best.cover && open.x1 - open.x0 > best.x1 - best.x0)) best = { ...open };
+  }
+  return best ? { x0: best.x0, x1: best.x1 } : g;
+}
+
 function overlaps(a: Interval, b: Interval): boolean {
   return a.x0 < b.x1 && b.x0 < a.x1;
+}
+
+/** Rows with words on both sides of the strip. */
+function rowsOnBothSides(rows: readonly (readonly TextRun[])[], g: Interval): number {
+  return rows.filter((row) => row.some((w) => w.x + w.width <= g.x0 + 0.01) && row.some((w) => w.x >= g.x1 - 0.01)).length;
 }
 
 /** Most rows with words on both sides of the strip hold a number right beside it on each side. */

@@ -18,6 +18,7 @@ import { columnBoundaries, columnOf, isNumber } from "./table-columns.js";
 import { breaksWordBefore } from "./word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 import { isRightToLeft } from "./reading-direction.js";
+import { lineJoiner } from "../../text/line-join.js";
 
 export interface TableOptions extends SpacingOptions {
   /** The gap (× font size) that separates cells; the same that separates columns. */
@@ -30,6 +31,11 @@ export interface TableRange {
   start: number;
   end: number;
 }
+
+/** A table must have more rows than this under a first line for that line to be weighed as a title. */
+const MIN_ROWS_AFTER_TITLE = 3;
+/** Columns a first line must hide to be a title over the table rather than its first row. */
+const TITLE_HIDES_COLUMNS = 2;
 
 /** Lines of one fragment a table's run lets through between two of its rows (a label on three lines). */
 const MAX_SINGLE_LINES = 3;
@@ -162,6 +168,9 @@ function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf
   const words = lines.slice(0, count).map((l) => l.runs.flatMap(runWords));
   const boundaries = columnBoundaries(words, options);
   if (boundaries.length === 0) return undefined;
+  // A first line whose parts line up with no column (a title with the unit at its right) hides
+  // the table's columns: the table starts under it.
+  if (count > MIN_ROWS_AFTER_TITLE && columnBoundaries(words.slice(1), options).length >= boundaries.length + TITLE_HIDES_COLUMNS) return undefined;
   const columns = boundaries.length + 1;
   const cellsOf = (k: number) => {
     const cells: TextRun[][] = Array.from({ length: columns }, () => []);
@@ -267,6 +276,6 @@ function cellText(runs: readonly TextRun[], options: SpacingOptions): { text: st
   }
   const lines = byLine.map((l) => joinRuns(l.sort((a, b) => a.x - b.x), options).trim()).filter(Boolean);
   let text = "";
-  for (const line of lines) text = !text ? line : breaksWordBefore(text, line) ? text + line : `${text} ${line}`;
+  for (const line of lines) text = !text ? line : breaksWordBefore(text, line) ? text + line : text + lineJoiner(text, line) + line;
   return { text, lines };
 }
