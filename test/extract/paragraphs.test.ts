@@ -97,6 +97,30 @@ describe("paragraphs", () => {
     expect(segmentParagraphs(lines, options)).toHaveLength(1);
   });
 
+  it("takes a name's initial at the start of a line for the sentence going on, and letter items for items", () => {
+    const sentence = [
+      line("Present were M. Okafor, J. Lindqvist and P. Ramsay. Apologies were received from", 100, 700, 500),
+      line("A. Novak.", 100, 688, 145),
+    ];
+    expect(segmentParagraphs(sentence, options)).toHaveLength(1);
+    const items = [
+      line("The committee agreed three changes:", 100, 700, 300),
+      line("a) the morning departure moves to", 100, 688, 270),
+      line("07:00 from May, and", 115, 676, 215),
+      line("b) the east berth closes in April.", 100, 664, 270),
+    ];
+    expect(segmentParagraphs(items, options).map((p) => [p.start, p.end])).toEqual([
+      [0, 1],
+      [1, 3],
+      [3, 4],
+    ]);
+    // The first line of the sentence opens with an initial too ("M. Okafor"): "A." does not follow "M.".
+    const named = [line("M. Okafor (chair), J. Lindqvist, P. Ramsay. Apologies were received from", 100, 700, 500), line("A. Novak.", 100, 688, 145)];
+    expect(segmentParagraphs(named, options)).toHaveLength(1);
+    const short = [line("i. apples", 100, 700, 150), line("ii. pears", 100, 688, 150), line("iii. plums", 100, 676, 150)];
+    expect(segmentParagraphs(short, options)).toHaveLength(3);
+  });
+
   it("starts a paragraph after a short line that ended a sentence when the next word would have fitted", () => {
     const lines = [
       line("A paragraph set without any gap or", 100, 700, 400),

@@ -16,3 +16,29 @@ export function isListMarker(text: string): boolean {
 export function startsWithListMarker(text: string): boolean {
   return LEADING.test(text);
 }
+
+/** A letter or roman-numeral marker and a space ("A. ", "iv) "): a name's initial looks the same ("A. Novak"). */
+const LETTER_LEADING = /^\(?([a-z]|[ivx]{1,4})[.)]\s/iu;
+
+/** The letter or roman numeral a line opens with as its marker ("b" of "b) The…"), if any. */
+export function letterMarker(text: string): string | undefined {
+  return LETTER_LEADING.exec(text)?.[1];
+}
+
+/** `next` is the marker after `marker` in a list: b after a, B after A, iv after iii. */
+export function followsMarker(marker: string, next: string): boolean {
+  const a = romanValue(marker);
+  const b = romanValue(next);
+  if (a !== undefined && b !== undefined && b === a + 1) return true;
+  return marker.length === 1 && next.length === 1 && next.charCodeAt(0) === marker.charCodeAt(0) + 1;
+}
+
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10 };
+
+function romanValue(text: string): number | undefined {
+  if (!/^(?:[ivx]+|[IVX]+)$/u.test(text)) return undefined;
+  let total = 0;
+  const digits = [...text.toLowerCase()].map((c) => ROMAN[c]!);
+  digits.forEach((d, k) => (total += d < (digits[k + 1] ?? 0) ? -d : d));
+  return total;
+}

@@ -13,7 +13,7 @@
  */
 import type { Line, Paragraph } from "../../core/records.js";
 import { blankCodeLines, median, sameFontSize } from "../../text/text-geometry.js";
-import { startsWithListMarker } from "./list-markers.js";
+import { followsMarker, letterMarker, startsWithListMarker } from "./list-markers.js";
 import { paragraphGaps, type GapEvidence, type LineKind } from "./paragraph-gaps.js";
 import { breaksWordBefore } from "./word-breaks.js";
 
@@ -183,8 +183,7 @@ function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap:
   // Code keeps its own indentation and short lines: only gaps and font changes split it.
   if (isMonospace(line)) return false;
   // Each list item is a paragraph; its wrapped lines hang under its text, right of the marker.
-  // ("COVID-" + "19. In the plan…" is a word broken at its hyphen, not an item numbered 19.)
-  if (startsWithListMarker(line.text) && !/[\p{L}\p{N}][-\u2010\u2011\u00AD]$/u.test(prev.text)) return true;
+  if (opensListItem(prev, line, item)) return true;
   if (item && line.x > item.x + 0.5 * line.fontSize) return false;
   // A line that starts outside the previous one's horizontal extent is not its continuation.
   if (line.x > prev.x + prev.width || prev.x > line.x + line.width) return true;
@@ -193,6 +192,20 @@ function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap:
   // chose; without a gap they stay one paragraph.
   if (!aligned(line.x, prev.x, line.fontSize)) return false;
   return gapped === undefined && followsShortLine(lines, i, o);
+}
+
+/**
+ * The line opens a list item. Not "COVID-" + "19. In the plan…" (a word broken at its hyphen),
+ * nor "… were received from" + "A. Novak.": after a line that stops on a word or a comma, a
+ * letter marker is a name's initial, unless it is the next letter of the list the line is in
+ * ("a) … and" + "b) …").
+ */
+function opensListItem(prev: Line, line: Line, item: Line | undefined): boolean {
+  if (!startsWithListMarker(line.text) || /[\p{L}\p{N}][-\u2010\u2011\u00AD]$/u.test(prev.text)) return false;
+  const letter = letterMarker(line.text);
+  if (letter === undefined || !/[\p{Ll},]$/u.test(prev.text.trimEnd())) return true;
+  const itemLetter = item ? letterMarker(item.text) : undefined;
+  return itemLetter !== undefined && followsMarker(itemLetter, letter);
 }
 
 /**
