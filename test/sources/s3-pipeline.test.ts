@@ -158,8 +158,10 @@ describe("pagestream run over a bucket", () => {
     const fatal = r.stderr.split("\n").filter((l) => l.includes("the source stopped answering"));
     expect(fatal).toHaveLength(1);
     expect(fatal[0]).toMatch(/^pagestream: the source stopped answering, 3 documents in a row: http:\/\/127\.0\.0\.1:\d+ cannot be reached \(ECONNREFUSED\)/);
-    // Far fewer records than documents left: the run stopped instead of failing each one.
-    expect(r.stderr.match(/source_unreachable/g)!.length).toBeLessThanOrEqual(3);
+    // Far fewer records than documents left: the run stopped instead of failing each one. Three
+    // in a row stop it; on a loaded machine the other worker's download before the hung one may
+    // be cut by the endpoint's going too (one more, before the hung one's read_failed).
+    expect(r.stderr.match(/source_unreachable/g)!.length).toBeLessThanOrEqual(4);
     const report = JSON.parse(await readFile(join(dir, "out/run-summary.json"), "utf8"));
     expect([report.exit_code, report.error]).toEqual([1, expect.stringContaining("the source stopped answering")]);
     const again = await cli(["run", "--progress", "never"], dir, { S3_ENDPOINT: server.endpoint });
