@@ -92,9 +92,10 @@ export interface Source {
    * Watch mode, for sources that can: the changes after the listing, as they happen, until
    * `signal` aborts. Called before `list()`, so nothing that changes during the listing is
    * missed (a change the listing already saw is skipped as unchanged). An `upsert` must only
-   * be yielded for a file that has stopped changing.
+   * be yielded for a file that has stopped changing. `ready`, when given, resolves once every
+   * change from then on will be yielded (a watcher that scans first); the run lists only after it.
    */
-  watch?(signal: AbortSignal): AsyncIterable<SourceChange>;
+  watch?(signal: AbortSignal): AsyncIterable<SourceChange> & { ready?: Promise<void> };
 }
 
 /**

@@ -297,6 +297,9 @@ async function drive(
   try {
     // Started before the listing, so that nothing changing during it is missed.
     const changes = options.watch ? source.watch?.(stop) : undefined;
+    // A watcher that scans the folder first ignores what it finds there: a file added before it
+    // is ready, once the listing has passed, would be seen by neither.
+    await changes?.ready;
     const listing = untilAborted(source.list(), stop);
     for await (const step of mapOrdered(listing, concurrency, track(prepare))) await apply(step);
     summary.complete = listing.finished;

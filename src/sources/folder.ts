@@ -283,7 +283,7 @@ function readError(err: NodeJS.ErrnoException): Error {
  * for `stableMs` (awaitWriteFinish), so a slow copy is ingested once, whole. The watcher starts
  * when this is called; changes wait in a queue until the run takes them.
  */
-function watchFolder(root: string, options: WalkOptions, signal: AbortSignal): AsyncIterable<SourceChange> {
+function watchFolder(root: string, options: WalkOptions, signal: AbortSignal): AsyncIterable<SourceChange> & { ready: Promise<void> } {
   const queue: SourceChange[] = [];
   let wake: (() => void) | undefined;
   const push = (change: SourceChange) => {
@@ -315,11 +315,18 @@ function watchFolder(root: string, options: WalkOptions, signal: AbortSignal): A
     });
     return w;
   });
+  // chokidar's first scan (ignoreInitial) passes over what is there; from its "ready" on, every
+  // file added is reported.
+  const ready = watcher.then((w) => new Promise<void>((resolve) => {
+    w.once("ready", () => resolve());
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  }));
   signal.addEventListener("abort", () => {
     void watcher.then((w) => w.close());
     wake?.();
   }, { once: true });
   return {
+    ready,
     async *[Symbol.asyncIterator]() {
       await watcher;
       while (!signal.aborted) {
