@@ -3,7 +3,9 @@
  * a reference's key in square brackets ("[12]", "[Kar15a]", "[SPB+14]").
  * Lists look like two columns (markers, then text) and like two-column tables; they are neither.
  */
-const MARKER = String.raw`(?:[•◦▪▫■□●○‣⁃∙·*]|[–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]|\[[\p{L}\p{N}+.:-]{1,12}\])`;
+/** A single letter or a roman numeral: a marker that a name's initial can pass for. */
+const LETTER = String.raw`[a-z]|[ivx]{1,4}`;
+const MARKER = String.raw`(?:[•◦▪▫■□●○‣⁃∙·*]|[–—-]|\(?(?:\d{1,3}|${LETTER})[.)]|\[[\p{L}\p{N}+.:-]{1,12}\])`;
 const WHOLE = new RegExp(`^${MARKER}$`, "iu");
 const LEADING = new RegExp(`^${MARKER}\\s`, "iu");
 
@@ -18,7 +20,7 @@ export function startsWithListMarker(text: string): boolean {
 }
 
 /** A letter or roman-numeral marker and a space ("A. ", "iv) "): a name's initial looks the same ("A. Novak"). */
-const LETTER_LEADING = /^\(?([a-z]|[ivx]{1,4})[.)]\s/iu;
+const LETTER_LEADING = new RegExp(String.raw`^\(?(${LETTER})[.)]\s`, "iu");
 
 /** The letter or roman numeral a line opens with as its marker ("b" of "b) The…"), if any. */
 export function letterMarker(text: string): string | undefined {
