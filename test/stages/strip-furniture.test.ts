@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { rerender } from "../../src/text/page-edit.js";
 import type { Line, PageRecord } from "../../src/core/records.js";
 import { detectFurniture, furnitureKey } from "../../src/stages/strip-furniture/furniture-detection.js";
+import { isPageNumberLine } from "../../src/stages/strip-furniture/page-number-line.js";
 
 const options = { bandRatio: 0.12, maxLinesPerBand: 3, windowPages: 2, minPages: 2, isolationRatio: 1.3 };
 
@@ -30,9 +31,10 @@ describe("running headers and footers", () => {
   });
 
   it("matches OCR footers whose guessed sizes differ, and not typeset ones that differ as much", () => {
-    const sizes = [8.2, 11.8, 14.8];
-    const pages = (source?: "ocr") => [1, 2, 3].map((n) => ({ ...page(n, [line(`Page ${n} of 3`, 40, sizes[n - 1])]), ...(source ? { source } : {}) }));
-    expect(removed(pages("ocr"))).toEqual([["Page 1 of 3"], ["Page 2 of 3"], ["Page 3 of 3"]]);
+    const sizes = [8.2, 12.5, 16.8];
+    // Not a page number, which needs no match (see "page numbers without a second page").
+    const pages = (source?: "ocr") => [1, 2, 3].map((n) => ({ ...page(n, [line("Harbour Safety Review", 40, sizes[n - 1])]), ...(source ? { source } : {}) }));
+    expect(removed(pages("ocr"))).toEqual([["Harbour Safety Review"], ["Harbour Safety Review"], ["Harbour Safety Review"]]);
     expect(removed(pages())).toEqual([[], [], []]);
   });
 
@@ -91,5 +93,46 @@ describe("running headers and footers", () => {
 
   it("leaves a one-page document's unrepeated lines alone", () => {
     expect(removed([page(1, [line("Minutes of the meeting", 760, 9)])])).toEqual([[]]);
+  });
+
+  it("matches a footer that a slide deck set at 14 pt on some slides and 11 pt on others", () => {
+    const pages = [14, 14, 11, 11].map((size, i) => page(i + 1, [line("Prices include service", 50, size)]));
+    expect(removed(pages).map((r) => r.length)).toEqual([1, 1, 1, 1]);
+  });
+
+  it("takes a repeated header off a page with four lines, measuring the gap by the document's line step", () => {
+    const sparse = rerender({ ...page(2, []), lines: [line("Impact Study", 760, 8), line("CHAPTER I: PREAMBLE", 400, 18), line("Scope and method", 380, 12), line("1", 60, 9)] });
+    const pages = [page(1, [line("Impact Study", 760, 8)]), sparse, page(3, [line("Impact Study", 760, 8)])];
+    expect(removed(pages)[1]).toEqual(["Impact Study", "1"]);
+  });
+});
+
+describe("page numbers without a second page", () => {
+  it("recognises a printed page number by its text", () => {
+    for (const text of ["15", "－ 15 －", "- 7 -", "xii", "1.9", "2/3", "Page 4", "Facture n° 2022089083 - Page 1/1", "Formulario I-9 10/21/19 Página 2 de 3", "Seite 3 von 12"]) {
+      expect(isPageNumberLine(text, 9, 10), text).toBe(true);
+    }
+    for (const text of ["Total 189,00 €", "Annual Report 2025", "Berlin, 12 March 2026", "Page layout and design", "See page 4 for details."]) {
+      expect(isPageNumberLine(text, 9, 10), text).toBe(false);
+    }
+  });
+
+  it("takes a running title with its page number only when it is set smaller than the body and is no sentence", () => {
+    expect(isPageNumberLine("62 ANNUAL REPORT 2021", 5.5, 7)).toBe(true);
+    expect(isPageNumberLine("74 | AB INCOME FUND abfunds.com", 6.5, 9.5)).toBe(true);
+    expect(isPageNumberLine("Items delivered 12", 10, 10)).toBe(false);
+    expect(isPageNumberLine("1 Members who wish to join should call the depot.", 9, 10.9)).toBe(false);
+  });
+
+  it("takes a one-page document's page number at the foot of the page, not a footnote above it", () => {
+    const footnote = line("1 Members who wish to join the scheme should contact the office", 80, 9);
+    expect(removed([page(1, [footnote, line("Page 1/1", 40, 8)])])).toEqual([["Page 1/1"]]);
+    expect(removed([page(1, [line("ANNUAL REPORT 2021 63", 40, 7)])])).toEqual([["ANNUAL REPORT 2021 63"]]);
+  });
+
+  it("keeps a number that is not at the page's edge, or that sits close to the body", () => {
+    // A lone number in the body's rhythm is a table's or a list's, not a page number.
+    expect(removed([page(1, [line("15", 700 - 12 * 49, 10)])])).toEqual([[]]);
+    expect(removed([page(1, [line("Page 1/1", 40, 8), line("Printed by the office", 20, 6)])])).toEqual([[]]);
   });
 });

@@ -8,11 +8,13 @@
  * document) catches headers that change per chapter, and a window of two pages each way catches
  * alternating left and right headers. The furniture must also stand apart from the body by a
  * wider gap than the body's line gap, so a repeated first line of body text (a formula every
- * page starts with, a repeated table header) is never taken. Lines a tagged PDF declares as
- * /Artifact are furniture by declaration.
+ * page starts with, a repeated table header) is never taken. A printed page number needs no
+ * repeat (page-number-line.ts): a one-page invoice's "Page 1/1" is furniture too. Lines a tagged
+ * PDF declares as /Artifact are furniture by declaration.
  */
 import type { Line, PageRecord } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
+import { isPageNumberLine } from "./page-number-line.js";
 
 export interface FurnitureOptions {
   /** Share of the page height, at the top and at the bottom of the text area, where furniture stands. */
@@ -85,10 +87,14 @@ export function detectFurniture(pages: readonly PageRecord[], options: Furniture
     }),
   );
 
+  const documentPitch = median(pages.flatMap((page) => baselineSteps(page.lines)));
   pages.forEach((page, p) => {
     const chosen = new Map<number, Band>();
+    const bodySize = bodyFontSize(page.lines);
     for (const band of ["top", "bottom"] as const) {
-      for (const index of isolatedFromBody(page, band, new Set(matched[p]!.filter((c) => c.band === band).map((c) => c.index)), options)) chosen.set(index, band);
+      const inBand = candidates[p]!.filter((c) => c.band === band);
+      const evidence = inBand.filter((c) => matched[p]!.includes(c) || (outermost(c, inBand) && isPageNumberLine(c.line.text, c.line.fontSize, bodySize)));
+      for (const index of isolatedFromBody(page, band, new Set(evidence.map((c) => c.index)), options, documentPitch)) chosen.set(index, band);
     }
     // Declared furniture needs no evidence.
     const middle = (Math.max(...page.lines.map((l) => l.y), 0) + Math.min(...page.lines.map((l) => l.y), 0)) / 2;
@@ -131,24 +137,25 @@ function sameFurniture(a: Candidate, b: Candidate): boolean {
   // header and an 18 pt heading with the same words are not the same line.
   // An OCR line's size is guessed from a few word boxes, and a short footer's guess can be a
   // third off ("Page 2 of 3" at 8 pt on one page, 15 pt on the next): its place has to do.
-  return Math.abs(a.line.y - b.line.y) <= 1.5 * size && (a.ocr || b.ocr || Math.abs(a.line.fontSize - b.line.fontSize) <= 0.2 * size);
+  return Math.abs(a.line.y - b.line.y) <= 1.5 * size && (a.ocr || b.ocr || Math.abs(a.line.fontSize - b.line.fontSize) <= 0.25 * size);
 }
 
 /**
  * Furniture stands apart from the body. Walking in from the page edge over the repeated lines,
  * those followed by a gap wider than the body's line gap are furniture; a repeated line set
  * like the body (a formula every page opens with, a repeated table header) is not, and neither
- * is anything inside it.
+ * is anything inside it. The body's line gap is the page's own or the document's, whichever is
+ * smaller: a chapter's opening page with four lines on it has no line gap of its own to speak of.
  */
-function isolatedFromBody(page: PageRecord, band: Band, repeated: ReadonlySet<number>, options: FurnitureOptions): number[] {
+function isolatedFromBody(page: PageRecord, band: Band, repeated: ReadonlySet<number>, options: FurnitureOptions, documentPitch: number): number[] {
   if (repeated.size === 0) return [];
   const order = page.lines
     .map((line, index) => ({ line, index }))
     .filter(({ line }) => !line.offAxis)
     .sort((a, b) => (band === "top" ? b.line.y - a.line.y : a.line.y - b.line.y));
-  const ys = order.map(({ line }) => line.y).sort((a, b) => b - a);
-  // The page's usual baseline step; 12 pt (a line of 10 pt text) when it has only one line.
-  const pitch = median(ys.slice(1).map((y, i) => ys[i]! - y).filter((g) => g > 0)) || 12;
+  // The usual baseline step; 12 pt (a line of 10 pt text) when there is no second line to measure.
+  const steps = [median(baselineSteps(page.lines)), documentPitch].filter((step) => step > 0);
+  const pitch = steps.length ? Math.min(...steps) : 12;
   const accepted: number[] = [];
   const tentative: number[] = [];
   for (let i = 0; i < order.length && repeated.has(order[i]!.index); i++) {
@@ -157,6 +164,26 @@ function isolatedFromBody(page: PageRecord, band: Band, repeated: ReadonlySet<nu
     if (!next || Math.abs(order[i]!.line.y - next.line.y) >= options.isolationRatio * pitch) accepted.push(...tentative.splice(0));
   }
   return accepted;
+}
+
+/**
+ * The line stands at the page's edge, nothing beyond it (beside it, a footer's other half may stand
+ * on the same baseline): a page number is the last thing on a page, below any footnote.
+ */
+function outermost(c: Candidate, band: readonly Candidate[]): boolean {
+  const edge = c.band === "top" ? Math.max(...band.map((d) => d.line.y)) : Math.min(...band.map((d) => d.line.y));
+  return Math.abs(c.line.y - edge) <= 0.5 * c.line.fontSize;
+}
+
+/** The distances between a page's consecutive baselines, lines on one baseline counted once. */
+function baselineSteps(lines: readonly Line[]): number[] {
+  const ys = lines.filter((l) => !l.offAxis).map((l) => l.y).sort((a, b) => b - a);
+  return ys.slice(1).map((y, i) => ys[i]! - y).filter((g) => g > 0);
+}
+
+/** The size most of a page's text is set in (each line weighted by its length). */
+function bodyFontSize(lines: readonly Line[]): number {
+  return median(lines.filter((l) => !l.offAxis).flatMap((l) => Array<number>(Math.min(l.text.length, 200)).fill(l.fontSize)));
 }
 
 function neighbourTexts(candidates: readonly Candidate[][], p: number, window: number): string[] {

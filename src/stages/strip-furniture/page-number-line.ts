@@ -1,0 +1,81 @@
+/**
+ * A page number that needs no other page to be recognised (docs/extraction.md §9.6). Nightly
+ * ingestion is full of one- and two-page documents — invoices, excerpts, forms — where a footer
+ * has no neighbour to repeat on, yet "Page 1/1", "－ 15 －" or "62 ANNUAL REPORT 2021" in the
+ * bottom margin is no more content than on page 40 of a book. The text alone decides here; where
+ * such a line may be taken (the outermost line of its band, set apart from the body) is decided
+ * with the repeated furniture in `furniture-detection.ts`.
+ */
+
+/** Words for "page" in the languages of the documents pagestream reads. */
+const PAGE_WORD = /^(?:page|pages|p\.?|pp\.?|seite|s\.|página|pagina|pág\.?|pag\.?|blatt|folio|feuille|sida|side|strona|str\.?)$/i;
+
+/** "of" between a page number and the page count ("Page 2 of 3", "Página 2 de 3", "Seite 2 von 3"). */
+const OF_WORD = /^(?:of|de|von|sur|di|van|av|z|из)$/i;
+
+/** Marks set around or beside a page number: "- 7 -", "[7]", "74 |", "• 7". */
+const DECORATION = /^[-–—|•·[\]()]+$/;
+
+/** A page number: digits, or a roman numeral in one case. Four digits at most. */
+const NUMBER = /^(?:\d{1,4}|[ivxlcdm]{1,7}|[IVXLCDM]{1,7})$/;
+
+/** A chapter-relative page number standing alone ("1.9", "3-12", "A-4"). */
+const CHAPTER_PAGE = /^(?:\d{1,2}|[A-Z])[.\-–]\d{1,3}$/;
+
+/** "2/3": a page and the page count in one token. */
+const PAGE_OF_COUNT = /^\d{1,4}\/\d{1,4}$/;
+
+/**
+ * An edge number (the line's first or last word, beside a running title) is a page number only
+ * up to this: beyond it a number at a line's end is a year ("Annual Report 2021") or an amount.
+ */
+const MAX_EDGE_PAGE = 999;
+
+/**
+ * An edge number counts only on a line set smaller than the page's body text (× this): running
+ * titles with their page number are small type, while a total or a reference at the foot of an
+ * invoice, in body type, ends with a number too.
+ */
+const SMALL_TYPE_RATIO = 0.9;
+
+/** Words in a running title beside its page number, at most. */
+const MAX_TITLE_WORDS = 8;
+
+/**
+ * Whether a line is, or ends or starts with, a printed page number: a lone number (decorated or
+ * not: "15", "- 15 -", "xii", "1.9"), a "page" phrase at either end ("Facture 20220 - Page 1/1",
+ * "Página 2 de 3"), or — on a line set smaller than the body — a running title with the page
+ * number at its outer end ("62 ANNUAL REPORT 2021", "74 | AB INCOME FUND").
+ */
+export function isPageNumberLine(text: string, fontSize: number, bodySize: number): boolean {
+  const tokens = text.normalize("NFKC").trim().split(/\s+/).filter(Boolean);
+  if (tokens.length === 0) return false;
+  const words = tokens.filter((t) => !DECORATION.test(t));
+  if (words.length === 1 && (NUMBER.test(words[0]!) || CHAPTER_PAGE.test(words[0]!) || PAGE_OF_COUNT.test(words[0]!))) return true;
+  if (words.length === 0) return false;
+  if (pagePhraseAt(words, "end") || pagePhraseAt(words, "start")) return true;
+  if (!(bodySize > 0 && fontSize <= SMALL_TYPE_RATIO * bodySize)) return false;
+  // A running title is a few words and no sentence; a footnote ("1 Members who wish to…") is one.
+  if (words.length > MAX_TITLE_WORDS || /[.!?:;]$/.test(words[words.length - 1]!)) return false;
+  return edgePage(tokens[0]!) || edgePage(tokens[tokens.length - 1]!);
+}
+
+/** "Page 3", "Page 3 of 9", "Page 3/9", "p. 3" as the first or the last words. */
+function pagePhraseAt(words: readonly string[], end: "start" | "end"): boolean {
+  for (const length of [2, 4]) {
+    if (words.length < length) continue;
+    if (isPagePhrase(end === "start" ? words.slice(0, length) : words.slice(-length))) return true;
+  }
+  return false;
+}
+
+function isPagePhrase(part: readonly string[]): boolean {
+  const [word, number, of, count] = part;
+  if (!word || !PAGE_WORD.test(word) || !number) return false;
+  if (part.length === 2) return NUMBER.test(number) || PAGE_OF_COUNT.test(number);
+  return NUMBER.test(number) && OF_WORD.test(of!) && /^\d{1,4}$/.test(count!);
+}
+
+function edgePage(token: string): boolean {
+  return /^\d{1,3}$/.test(token) && Number(token) >= 1 && Number(token) <= MAX_EDGE_PAGE;
+}
