@@ -6,12 +6,25 @@
  * spaces, so Hangul lines join like Latin ones.
  */
 
+import { breaksWordBefore } from "./word-breaks.js";
+
 /** Han ideographs, kana, CJK punctuation and full-width forms: the characters that take no space between them. */
 const UNSPACED = /[\u2E80-\u2FFF\u3000-\u303F\u3040-\u30FF\u31F0-\u31FF\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\uFF01-\uFF60\uFFE0-\uFFEF\u{20000}-\u{3134F}]/u;
 
 /** The separator between a line ending in `before` and the next one starting with `after`: " " or "". */
 export function lineJoiner(before: string, after: string): string {
   return UNSPACED.test(lastChar(before)) && UNSPACED.test(firstChar(after)) ? "" : " ";
+}
+
+/**
+ * A table cell's printed lines as the row's text shows the cell: joined as paragraph lines are,
+ * but with nothing after a hyphen that breaks a word (whether it stays is the dehyphenate
+ * stage's decision; a space after it is wrong either way).
+ */
+export function joinCellLines(lines: readonly string[]): string {
+  let text = "";
+  for (const line of lines) text = !text ? line : breaksWordBefore(text, line) ? text + line : text + lineJoiner(text, line) + line;
+  return text;
 }
 
 // Both look at the ends of the text only: a paragraph's text grows line by line and is asked

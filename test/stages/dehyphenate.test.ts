@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Stage } from "../../src/core/plugin.js";
 import type { Line, PageRecord } from "../../src/core/records.js";
 import { joinBrokenWords } from "../../src/stages/dehyphenate/broken-words.js";
+import { joinBrokenCellWords } from "../../src/stages/dehyphenate/cell-words.js";
 import { decideHyphen } from "../../src/stages/dehyphenate/hyphen-decision.js";
 import { continuesOnNextPage } from "../../src/stages/dehyphenate/page-continuation.js";
 import { englishWordList, evidenceFrom, SortedWords, WordCounts } from "../../src/stages/dehyphenate/word-evidence.js";
@@ -110,6 +111,32 @@ describe("rejoining broken words", () => {
     const counts = new WordCounts();
     counts.addText("el informe previo");
     expect(joinBrokenWords([p], evidenceFrom([counts]), { acrossPages: true })[0]!.text).toBe("con carácter previo al inicio de la actividad.");
+  });
+});
+
+describe("words broken inside a table cell", () => {
+  /** A table row as extract gives it: cells apart, a wrapped cell's printed lines apart by a line feed. */
+  const row = (cells: string[], y: number): Line => ({ ...line(cells.map((c) => c.replace(/-\n/g, "-").replace(/\n/g, " ")).join("\t"), y), cells, role: "TR" });
+  const table = (rows: Line[]) =>
+    rerender({ ...page(1, rows), paragraphs: [{ start: 0, end: rows.length, kind: "table" }] });
+
+  it("decides a cell's line-end hyphen as in running text and rebuilds the row's text", () => {
+    const out = joinBrokenCellWords(table([row(["0304", "Filetes y demás car-\nnes de pescado", "105.434"], 700), row(["0511", "Prod. no exp. en otros\ncapítulos", "203"], 680)]), noEvidence);
+    expect(out.lines.map((l) => l.text)).toEqual(["0304\tFiletes y demás carnes de pescado\t105.434", "0511\tProd. no exp. en otros capítulos\t203"]);
+    expect(out.lines[0]!.cells).toEqual(["0304", "Filetes y demás carnes\nde pescado", "105.434"]);
+    expect(out.dehyphenated).toEqual([{ left: "car-", right: "nes", result: "carnes", reason: "case_rule" }]);
+    expect(out.text).toBe("0304\tFiletes y demás carnes de pescado\t105.434\n0511\tProd. no exp. en otros capítulos\t203");
+  });
+
+  it("keeps a cell's real hyphen, with no space after it", () => {
+    const out = joinBrokenCellWords(table([row(["Kofi Osei-\nMensah", "Accra"], 700), row(["Period 2001-\n07", "12"], 680)]), noEvidence);
+    expect(out.lines.map((l) => l.text)).toEqual(["Kofi Osei-Mensah\tAccra", "Period 2001-07\t12"]);
+  });
+
+  it("counts a cell's printed lines as evidence, never the glued break", () => {
+    const counts = new WordCounts().addPages([table([row(["Filetes y demás car-\nnes de pescado", "1"], 700)])]);
+    expect(counts.count("car-nes")).toBe(0);
+    expect(counts.count("nes")).toBe(1);
   });
 });
 

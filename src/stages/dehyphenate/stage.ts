@@ -3,6 +3,7 @@ import { defineStage } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
 import { pagesOf, wholeDocument } from "../../core/stage-operators.js";
 import { joinBrokenWords } from "./broken-words.js";
+import { joinBrokenCellWords } from "./cell-words.js";
 import { continuesOnNextPage } from "./page-continuation.js";
 import { ENGLISH_SHARE, englishWordList, evidenceFrom, WordCounts } from "./word-evidence.js";
 
@@ -49,7 +50,7 @@ export default defineStage({
             const english = opts.dictionary === "auto" && counts.englishShare() >= ENGLISH_SHARE;
             const evidence = evidenceFrom(sources, english ? englishWordList : undefined);
             const keepLines = !opts.move_words && pages[0]?.mode === "preserve";
-            const joined = keepLines ? pages : joinBrokenWords(pages, evidence, { acrossPages: opts.join_pages });
+            const joined = keepLines ? pages : joinBrokenWords(pages, evidence, { acrossPages: opts.join_pages }).map((page) => joinBrokenCellWords(page, evidence));
             const out: PageRecord[] = joined.map((page, i) => {
               const next = joined[i + 1];
               return opts.join_pages && next && continuesOnNextPage(page, next) ? { ...page, continues: true } : page;

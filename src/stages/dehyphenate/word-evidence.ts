@@ -14,7 +14,14 @@ export class WordCounts {
   private readonly counts = new Map<string, number>();
 
   addPages(pages: readonly PageRecord[]): this {
-    for (const page of pages) for (const line of page.lines) this.addText(line.text);
+    for (const page of pages) {
+      for (const line of page.lines) {
+        // A table row shows a cell's word broken over two printed lines glued ("car-nes"): its
+        // printed lines are what was written, and the break is not evidence for itself.
+        if (line.cells?.some((cell) => cell.includes("\n"))) for (const cell of line.cells) for (const printed of cell.split("\n")) this.addText(printed);
+        else this.addText(line.text);
+      }
+    }
     return this;
   }
 

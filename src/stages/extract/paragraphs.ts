@@ -15,7 +15,7 @@ import type { Line, Paragraph } from "../../core/records.js";
 import { blankCodeLines, median, sameFontSize } from "../../text/text-geometry.js";
 import { followsMarker, letterMarker, startsWithListMarker } from "./list-markers.js";
 import { paragraphGaps, type GapEvidence, type LineKind } from "./paragraph-gaps.js";
-import { breaksWordBefore } from "./word-breaks.js";
+import { breaksWordBefore } from "../../text/word-breaks.js";
 
 export interface ParagraphOptions {
   /** A gap between baselines wider than this × the page's median gap starts a paragraph. */

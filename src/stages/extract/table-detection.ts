@@ -15,10 +15,10 @@ import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "./list-markers.js";
 import { runWords } from "./run-words.js";
 import { columnBoundaries, columnOf, isNumber } from "./table-columns.js";
-import { breaksWordBefore } from "./word-breaks.js";
+import { breaksWordBefore } from "../../text/word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 import { isRightToLeft } from "./reading-direction.js";
-import { lineJoiner } from "../../text/line-join.js";
+import { joinCellLines } from "../../text/line-join.js";
 
 export interface TableOptions extends SpacingOptions {
   /** The gap (× font size) that separates cells; the same that separates columns. */
@@ -275,7 +275,5 @@ function cellText(runs: readonly TextRun[], options: SpacingOptions): { text: st
     else byLine.push([run]);
   }
   const lines = byLine.map((l) => joinRuns(l.sort((a, b) => a.x - b.x), options).trim()).filter(Boolean);
-  let text = "";
-  for (const line of lines) text = !text ? line : breaksWordBefore(text, line) ? text + line : text + lineJoiner(text, line) + line;
-  return { text, lines };
+  return { text: joinCellLines(lines), lines };
 }
