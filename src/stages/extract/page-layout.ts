@@ -23,6 +23,7 @@ import { markItems } from "./marked-content.js";
 import { lineGaps, measurePageGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
 import { readStructureOrder, type StructTreeNode, type StructureOrder } from "./structure-order.js";
 import { detectTables } from "./table-detection.js";
+import { taggedTableRows } from "./tagged-table.js";
 import { normalizeLineText, type NormalizationOptions } from "./text-normalization.js";
 import { orientRuns, type PdfFontStyles } from "./text-runs.js";
 
@@ -171,7 +172,7 @@ function structureSections(runs: readonly TextRun[], order: StructureOrder, opti
   for (const block of [...blocks.values()].sort((a, b) => a.first - b.first)) {
     const cells = block.runs.filter((r) => order.places.get(r.mcid!)?.cell);
     if (cells.length) {
-      sections.push({ kind: "paragraph", lines: tableRows(block.runs, order, options), paragraph: "table", role: "Table" });
+      sections.push({ kind: "paragraph", lines: taggedTableRows(block.runs, order, options), paragraph: "table", role: "Table" });
       continue;
     }
     const lines = blockLines(block.runs, order, options);
@@ -212,39 +213,6 @@ function blockLines(runs: readonly TextRun[], order: StructureOrder, options: La
     }
     lines.push(...next);
   }
-  return lines;
-}
-
-/** A tagged table: one line per TR, the TD/TH texts joined by tabs, empty cells kept empty. */
-function tableRows(runs: readonly TextRun[], order: StructureOrder, options: LayoutOptions): Line[] {
-  const cells = new Map<string, TextRun[]>();
-  let table = -1;
-  for (const run of runs) {
-    const cell = order.places.get(run.mcid!)?.cell;
-    if (!cell) continue;
-    table = cell.table;
-    const key = `${cell.row}:${cell.column}`;
-    cells.set(key, [...(cells.get(key) ?? []), run]);
-  }
-  const shape = order.tables.get(table) ?? [];
-  const lines: Line[] = [];
-  shape.forEach((columns, row) => {
-    const rowRuns: TextRun[] = [];
-    const texts: string[] = [];
-    for (let column = 0; column < columns; column++) {
-      const cellRuns = cells.get(`${row}:${column}`) ?? [];
-      rowRuns.push(...cellRuns);
-      texts.push(
-        groupLines(cellRuns, options)
-          .map((l) => normalizeLineText(l.text, options).trim())
-          .filter(Boolean)
-          .join(" "),
-      );
-    }
-    if (rowRuns.length === 0) return;
-    const [line] = groupLines(rowRuns, { ...options, lineTolerance: Infinity });
-    lines.push({ ...line!, text: texts.join("\t"), cells: texts, role: "TR" });
-  });
   return lines;
 }
 
