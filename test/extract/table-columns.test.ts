@@ -76,6 +76,14 @@ describe("table columns", () => {
     expect(cells(rows)[1]).toEqual(["Return on equity", "-2.34%", "up 5.72 points"]);
   });
 
+  it("parts a currency sign set a gutter before its amounts into a column, and keeps one a word space before its amount with it", () => {
+    // 7 pt: "¥" 10 pt (1.4 em) before the amounts of its column; "€" 1.75 pt (a word space) before each amount.
+    const yen = [0, 1, 2].map((i) => [run("Net profit", 40, 700 - 10 * i, 7, 35), run("¥", 120, 700 - 10 * i, 7, 4), num("233,512", 160, 700 - 10 * i)]);
+    expect(cells(yen)[0]).toEqual(["Net profit", "¥", "233,512"]);
+    const euro = [0, 1, 2].map((i) => [run("21%", 40, 700 - 10 * i, 7, 12), run("€", 100, 700 - 10 * i, 7, 4), run("156,20", 105.75, 700 - 10 * i, 7, 23.4), run("€", 150, 700 - 10 * i, 7, 4), run("32,80", 155.75, 700 - 10 * i, 7, 19.5)]);
+    expect(cells(euro)[0]).toEqual(["21%", "€ 156,20", "€ 32,80"]);
+  });
+
   it("reads numbers as tables print them, and a currency sign alone", () => {
     for (const n of ["1,248,804", "(77,283)", "△669", "0.9%", "―", "¥", "-4,648,986.52"]) expect(isNumber(n), n).toBe(true);
     for (const n of ["4,", "days", "Q3", "2026-"]) expect(isNumber(n), n).toBe(false);

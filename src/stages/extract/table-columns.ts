@@ -66,6 +66,9 @@ const NUMBER = /^(?:[(\-−–+△▲]?[$€£¥]?\d(?:[\d.,'’]*\d)?%?\)?|[―
 
 const CURRENCY = /^[$€£¥]$/u;
 
+/** A currency sign closer than this (ems) to the amount after it is that amount's sign, not a column: a word space is a quarter of an em. */
+const OWN_SIGN_GAP_EMS = 0.4;
+
 export function isNumber(text: string): boolean {
   return NUMBER.test(text.trim());
 }
@@ -210,8 +213,10 @@ function numbersOnBothSides(rows: readonly (readonly TextRun[])[], g: Interval):
     if (!before || !after) continue;
     both++;
     // A currency sign stands before its amount: a column of its own left of the amounts (¥),
-    // never after one ("0 €" is one cell).
-    if (isNumber(before.text) && isNumber(after.text) && !CURRENCY.test(after.text.trim())) numeric++;
+    // never after one ("0 €" is one cell); a word space before the amount, it is the amount's
+    // own sign ("€ 32,80").
+    const ownSign = CURRENCY.test(before.text.trim()) && after.x - (before.x + before.width) < OWN_SIGN_GAP_EMS * before.fontSize;
+    if (isNumber(before.text) && isNumber(after.text) && !CURRENCY.test(after.text.trim()) && !ownSign) numeric++;
   }
   return both > 0 && numeric >= NUMERIC_SIDES_SHARE * both;
 }
