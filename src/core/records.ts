@@ -141,7 +141,10 @@ export interface Paragraph {
   start: number;
   end: number;
   kind: ParagraphKind;
-  /** The structure role of the paragraph's element, on tagged pages (P, H1, LI, Table…). */
+  /**
+   * The structure role of the paragraph's element on tagged pages (P, H1, LI, Table…); on any
+   * page, H1…H6 for a heading the extraction found (src/text/heading-roles.ts).
+   */
   role?: string;
 }
 

@@ -18,6 +18,22 @@ function reflow(lines: Line[]): string {
 }
 
 describe("paragraphs", () => {
+  it("ends a short heading set a size larger than the one short line of text under it", () => {
+    // 12 pt over 11 pt (×1.09) is within one size for line grouping; the heading is short, and
+    // so is its text: neither reaches the margin of the paragraph above.
+    const lines = [
+      line("M. Okafor (chair), J. Lindqvist, P. Ramsay, S. Haddad, T. Brennan. Apologies", 72, 640, 535, 11),
+      line("were received from A. Novak.", 72, 626, 220, 11),
+      line("1. Minutes of the last meeting", 72, 602, 239, 12),
+      line("The minutes of the meeting held on 4 February were agreed.", 72, 582, 463, 11),
+    ];
+    expect(reflow(lines).split("\n\n")).toEqual([
+      "M. Okafor (chair), J. Lindqvist, P. Ramsay, S. Haddad, T. Brennan. Apologies were received from A. Novak.",
+      "1. Minutes of the last meeting",
+      "The minutes of the meeting held on 4 February were agreed.",
+    ]);
+  });
+
   it("starts a paragraph at a vertical gap wider than paragraph_ratio × the median gap", () => {
     const lines = [
       line("The committee met on Tuesday and", 100, 700, 400),

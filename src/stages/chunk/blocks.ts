@@ -8,7 +8,7 @@
 import { renderPageText } from "../../text/page-text.js";
 import type { PageRecord } from "../../core/records.js";
 import type { DocumentText } from "../../text/document-text.js";
-import { bodyFontSize, headingCue, headingLevels, type HeadingCue } from "./headings.js";
+import { headingLevel } from "../../text/heading-roles.js";
 import { pageContinues } from "../../text/page-facts.js";
 
 export type BlockKind = "text" | "heading" | "table" | "code";
@@ -30,7 +30,6 @@ const BLANK_LINE = /\n[^\S\n]*\n/;
 
 export function documentBlocks(pages: readonly PageRecord[], doc: DocumentText): Block[] {
   const blocks: Block[] = [];
-  const cues = new Map<Block, HeadingCue>();
   let spanIndex = 0;
   for (const page of pages) {
     if (page.text.length === 0) continue;
@@ -55,7 +54,6 @@ export function documentBlocks(pages: readonly PageRecord[], doc: DocumentText):
         partStart = m.index + m[0].length;
       }
     };
-    const body = bodyFontSize(page.lines);
     let cursor = 0;
     for (const paragraph of page.paragraphs) {
       const text = renderPageText(page.lines, [paragraph], page.mode);
@@ -69,16 +67,14 @@ export function documentBlocks(pages: readonly PageRecord[], doc: DocumentText):
       else {
         const lead = text.length - text.trimStart().length;
         const trimmed = text.trim();
-        const cue = headingCue(paragraph, page.lines.slice(paragraph.start, paragraph.end), trimmed, body);
-        const block = push(cue ? "heading" : "text", at + lead, at + lead + trimmed.length);
-        if (cue) cues.set(block, cue);
+        const level = headingLevel(paragraph, page.lines.slice(paragraph.start, paragraph.end));
+        const block = push(level ? "heading" : "text", at + lead, at + lead + trimmed.length);
+        if (level) block.level = level;
       }
     }
     if (cursor < page.text.length) pushText(cursor, page.text.length);
     const last = blocks[blocks.length - 1];
     if (last?.page === page.number && pageContinues(page)) last.continues = true;
   }
-  const levelOf = headingLevels([...cues.values()].flatMap((c) => ("size" in c ? [c.size] : [])));
-  for (const [block, cue] of cues) block.level = "level" in cue ? cue.level : levelOf(cue.size);
   return blocks;
 }

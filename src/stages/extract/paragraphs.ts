@@ -16,6 +16,7 @@ import { blankCodeLines, median, sameFontSize } from "../../text/text-geometry.j
 import { followsMarker, letterMarker, startsWithListMarker } from "./list-markers.js";
 import { paragraphGaps, type GapEvidence, type LineKind } from "./paragraph-gaps.js";
 import { breaksWordBefore } from "../../text/word-breaks.js";
+import { HEADING_SIZE_RATIO } from "../../text/heading-roles.js";
 
 export interface ParagraphOptions {
   /** A gap between baselines wider than this × the page's median gap starts a paragraph. */
@@ -239,7 +240,9 @@ function isIndentedFirstLine(lines: readonly Line[], i: number, o: ParagraphOpti
 /**
  * The line before ended short of the margin although this line's first word would have fitted
  * there: the break was deliberate. It ends a paragraph when it also ended a sentence or clause,
- * or when this line runs on to the margin (a heading above its text). A short line followed by
+ * when this line runs on to the margin (a heading above its text), or when it is set in larger
+ * type than this line (a 12 pt heading over 11 pt text of one short line: the sizes are too
+ * close to count as a change of size, which is what makes them a heading and its text). A short line followed by
  * another short one (an address, a list of names) is a block set line by line, and stays one.
  */
 function followsShortLine(lines: readonly Line[], i: number, o: ParagraphOptions): boolean {
@@ -249,7 +252,7 @@ function followsShortLine(lines: readonly Line[], i: number, o: ParagraphOptions
   const room = right - (prev.x + prev.width);
   if (room <= firstWordWidth(line) + 2 * o.spaceRatio * line.fontSize) return false;
   const reachesMargin = right - (line.x + line.width) <= FULL_LINE_SLACK * (right - line.x);
-  return CLAUSE_END.test(prev.text) || reachesMargin;
+  return CLAUSE_END.test(prev.text) || reachesMargin || prev.fontSize >= HEADING_SIZE_RATIO * line.fontSize;
 }
 
 /** A line that ends within this share of the column's width from the margin is a full line (ragged right falls short by up to a long word). */

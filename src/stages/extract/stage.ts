@@ -4,7 +4,8 @@ import { DocumentError, describeError } from "../../core/document-error.js";
 import { parsePageRange, selectPages, type PageSpan } from "./page-range.js";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
-import { documentLineGap, layoutLines, layoutParagraphs, type LayoutOptions, type PageLines } from "./page-layout.js";
+import { documentLineGap, layoutLines, layoutParagraphs, type LayoutOptions, type PageLayout, type PageLines } from "./page-layout.js";
+import { withHeadingRoles } from "../../text/heading-roles.js";
 import type { StructTreeNode } from "./structure-order.js";
 import { probePage, type PageProbe } from "./page-probe.js";
 import { openPdf } from "./pdfjs-loader.js";
@@ -163,7 +164,9 @@ async function* extractPages(
     const failed = read.filter((r) => r.error !== undefined);
     if (failed.length === read.length) throw new DocumentError("damaged", `no page could be read: ${failed[0]!.error}`);
     const fallbackGap = documentLineGap(read.flatMap((r) => (r.page ? [r.page.lines] : [])));
-    for (const { number, page } of read) yield pageRecord(context, number, layout, page, fallbackGap);
+    // Headings are ranked over the whole document, so every page is laid out before one is given.
+    const laid = withHeadingRoles(read.map(({ page }) => (page ? layoutParagraphs(page.lines, layout, fallbackGap) : { lines: [], paragraphs: [], text: "" })));
+    for (const [i, { number, page }] of read.entries()) yield pageRecord(context, number, layout, page, laid[i]!);
   } finally {
     await pdf.loadingTask.destroy().catch(() => {});
   }
@@ -205,8 +208,7 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions)
 }
 
 /** The record of a page; an unreadable page (no `read`) is an empty one. */
-function pageRecord(context: DocumentContext, number: number, layout: LayoutOptions, read: ReadPage | undefined, fallbackGap: number): PageRecord {
-  const { lines, paragraphs, text } = read ? layoutParagraphs(read.lines, layout, fallbackGap) : { lines: [], paragraphs: [], text: "" };
+function pageRecord(context: DocumentContext, number: number, layout: LayoutOptions, read: ReadPage | undefined, { lines, paragraphs, text }: PageLayout): PageRecord {
   return {
     type: "page",
     documentId: context.input.documentId,

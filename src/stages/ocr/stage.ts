@@ -12,6 +12,7 @@ import { z } from "zod";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { DocRecord, DocumentWarning, OcrFacts, PageRecord } from "../../core/records.js";
 import { pagesOf, wholeDocument } from "../../core/stage-operators.js";
+import { withHeadingRoles } from "../../text/heading-roles.js";
 import { documentLineGap, type LayoutOptions } from "../extract/page-layout.js";
 import extract, { layoutOptions } from "../extract/stage.js";
 import { pageList, PAGES_WITHOUT_TEXT, pagesWithoutTextWarning } from "../flag-scans/scan-verdict.js";
@@ -119,10 +120,13 @@ async function ocrDocument(
   });
   // Like extraction, a sparse OCR page measures paragraph gaps with the document's line gap.
   const fallbackGap = documentLineGap([...laid.values()].map((l) => l.layout.lines));
-  const out = all.map((record) => {
-    const ocr = record.type === "page" ? laid.get(record.number) : undefined;
-    return ocr ? ocrPageRecord(record as PageRecord, ocr.layout.lines, ocr.options, fallbackGap, ocr.facts) : record;
-  });
+  const numbers = [...laid.keys()];
+  const pageOf = (number: number) => all.find((r): r is PageRecord => r.type === "page" && r.number === number)!;
+  // OCR pages' headings are ranked among themselves: a size OCR guessed from word boxes does not
+  // compare with a typeset page's.
+  const read = withHeadingRoles([...laid].map(([n, o]) => ocrPageRecord(pageOf(n), o.layout.lines, o.options, fallbackGap, o.facts)));
+  const byNumber = new Map(numbers.map((n, i) => [n, read[i]!]));
+  const out = all.map((record) => (record.type === "page" ? (byNumber.get(record.number) ?? record) : record));
   reportPages(context, pagesOf(out), [...laid.values()].map((l) => l.facts), failed, opts);
   return out;
 }
