@@ -262,7 +262,10 @@ export interface ChunkRecord {
   uri: string;
   /** 0-based position in the document. */
   index: number;
-  /** `prefix` followed by the document's text from `charStart` to `charEnd`. */
+  /**
+   * `prefix` followed by the document's text from `charStart` to `charEnd`; with the chunk
+   * stage's `table_format: markdown`, that text with its table rows as Markdown rows.
+   */
   text: string;
   /**
    * Text put in front of the document's text: the header row of a table continued from the

@@ -5,7 +5,7 @@
  */
 import { renderPageText } from "../../src/text/page-text.js";
 import type { ChunkRecord, DocumentResult, Line, PageRecord, Paragraph } from "../../src/core/records.js";
-import { chunkDocument } from "../../src/stages/chunk/chunker.js";
+import { chunkDocument, type TableFormat } from "../../src/stages/chunk/chunker.js";
 import { withHeadingRoles } from "../../src/text/heading-roles.js";
 import type { ChunkLimits } from "../../src/stages/chunk/packing.js";
 import { loadTokenizer, type EncodingName, type Tokenizer } from "../../src/stages/chunk/tokenizer.js";
@@ -73,8 +73,8 @@ export async function tokenizer(encoding: EncodingName = "cl100k_base"): Promise
 }
 
 /** The pages' chunks, headings found as the extract stage finds them (roles from their sizes, over the document). */
-export async function chunk(pages: PageRecord[], limits: Partial<ChunkLimits> = {}, documentId = DOC_ID): Promise<ChunkRecord[]> {
-  return chunkDocument({ documentId, uri: pages[0]?.uri ?? URI, pages: withHeadingRoles(pages) }, { maxTokens: 512, overlapTokens: 0, minTokens: 0, ...limits }, await tokenizer());
+export async function chunk(pages: PageRecord[], limits: Partial<ChunkLimits> = {}, documentId = DOC_ID, tableFormat: TableFormat = "tsv"): Promise<ChunkRecord[]> {
+  return chunkDocument({ documentId, uri: pages[0]?.uri ?? URI, pages: withHeadingRoles(pages) }, { maxTokens: 512, overlapTokens: 0, minTokens: 0, ...limits }, await tokenizer(), tableFormat);
 }
 
 /** An ok DocumentResult for sink tests: the pages (of one uri and document id) and their chunks. */

@@ -56,6 +56,24 @@ describe("chunking properties", () => {
     );
   });
 
+  it("keeps Markdown-table chunks within max_tokens too, their offsets in order inside the document text", async () => {
+    await fc.assert(
+      fc.asyncProperty(documentPages, limits, async (pages, l) => {
+        const doc = documentText(pages).text;
+        let last = 0;
+        for (const c of await chunk(pages, l, DOC_ID, "markdown")) {
+          expect(c.tokenCount).toBe(count(c.text));
+          expect(c.tokenCount).toBeLessThanOrEqual(l.maxTokens);
+          expect(c.charStart).toBeLessThanOrEqual(c.charEnd);
+          expect(c.charEnd).toBeLessThanOrEqual(doc.length);
+          expect(c.charEnd).toBeGreaterThanOrEqual(last);
+          last = c.charEnd;
+        }
+      }),
+      RUNS,
+    );
+  });
+
   it("reproduces the document text from the chunks, less overlap and repeated table headers", async () => {
     await fc.assert(
       fc.asyncProperty(documentPages, limits, async (pages, l) => {

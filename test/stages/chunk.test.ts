@@ -103,6 +103,21 @@ describe("chunk stage: tables and code listings", () => {
     for (const c of chunks) expect(c.text).toBe(c.prefix + doc.slice(c.charStart, c.charEnd));
   });
 
+  it("shows tables as Markdown with table_format markdown, a continued part repeating the header and its separator", async () => {
+    const pages = [page(1, [table(...rows, "South\tTug\t10:45", "Quay\tBar|ge\t12:00")])];
+    const chunks = await chunk(pages, { maxTokens: 40 }, DOC_ID, "markdown");
+    const head = "| Berth | Vessel | From |\n| --- | --- | --- |";
+    expect(texts(chunks)).toEqual([
+      `${head}\n| North | Ferry | 06:00 |\n| East | Trawler | 07:30 |`,
+      `${head}\n| West | Yacht | 09:15 |\n| South | Tug | 10:45 |`,
+      `${head}\n| Quay | Bar\\|ge | 12:00 |`,
+    ]);
+    expect(chunks.every((c) => c.tokenCount <= 40)).toBe(true);
+    // Offsets still point into the document text: the rows each chunk carries, as the document prints them.
+    const doc = documentText(pages).text;
+    expect(chunks.map((c) => doc.slice(c.charStart, c.charEnd))).toEqual([rows.slice(0, 3).join("\n"), rows.slice(3).concat("South\tTug\t10:45").join("\n"), "Quay\tBar|ge\t12:00"]);
+  });
+
   it("splits a code listing that does not fit at line breaks, indentation kept", async () => {
     const listing = ["def berth_for(vessel):", "    if vessel.length > 40:", "        return 'north'", "    if vessel.kind == 'ferry':", "        return 'east'", "    return 'outer wall'"];
     const chunks = await chunk([page(1, [code(...listing)])], { maxTokens: 24 });

@@ -12,6 +12,7 @@ import { HeadingPath } from "./headings.js";
 import { packChunks, type ChunkLimits, type PackedChunk } from "./packing.js";
 import { pageFlags, pageLabel } from "../../text/page-facts.js";
 import { documentPieces } from "./pieces.js";
+import { markdownTables } from "./table-markdown.js";
 import type { Tokenizer } from "./tokenizer.js";
 
 export interface ChunkInput {
@@ -21,17 +22,24 @@ export interface ChunkInput {
   pages: readonly PageRecord[];
 }
 
-export function chunkDocument(input: ChunkInput, limits: ChunkLimits, tokenizer: Tokenizer): ChunkRecord[] {
+/** How a chunk's text shows table rows: as the document text does (cells separated by tabs), or as Markdown rows. */
+export type TableFormat = "tsv" | "markdown";
+
+export function chunkDocument(input: ChunkInput, limits: ChunkLimits, tokenizer: Tokenizer, tableFormat: TableFormat = "tsv"): ChunkRecord[] {
   const doc = documentText(input.pages);
   if (doc.pages.length === 0) return [];
-  const blocks = documentBlocks(input.pages, doc);
-  const pieces = documentPieces(doc.text, blocks, tokenizer, { text: limits.maxTokens - limits.overlapTokens, whole: limits.maxTokens });
-  const packed = packChunks(doc.text, pieces, tokenizer, limits, rowStarts(doc.text, blocks));
-  const headings = headingPaths(doc.text, blocks, packed);
+  const documentBlocksFound = documentBlocks(input.pages, doc);
+  // Chunks are cut from the text they will carry: the document text, or a view of it with its tables as Markdown.
+  const { text, blocks, toDocument } = tableFormat === "markdown" ? markdownTables(doc.text, documentBlocksFound) : { text: doc.text, blocks: documentBlocksFound, toDocument: (offset: number) => offset };
+  const pieces = documentPieces(text, blocks, tokenizer, { text: limits.maxTokens - limits.overlapTokens, whole: limits.maxTokens });
+  const packed = packChunks(text, pieces, tokenizer, limits, rowStarts(text, blocks));
+  const headings = headingPaths(text, blocks, packed);
   const frozenLimits = Object.freeze({ ...limits });
   return packed.map((chunk, index) => {
-    const pageStart = pageAt(doc.pages, chunk.start).number;
-    const pageEnd = pageAt(doc.pages, chunk.end - 1).number;
+    const charStart = toDocument(chunk.start, "start");
+    const charEnd = toDocument(chunk.end, "end");
+    const pageStart = pageAt(doc.pages, charStart).number;
+    const pageEnd = pageAt(doc.pages, Math.max(charStart, charEnd - 1)).number;
     const spanned = input.pages.filter((p) => p.number >= pageStart && p.number <= pageEnd);
     return {
       type: "chunk",
@@ -44,8 +52,8 @@ export function chunkDocument(input: ChunkInput, limits: ChunkLimits, tokenizer:
       pageStart,
       pageEnd,
       pageLabels: spanned.flatMap((p) => pageLabel(p) ?? []),
-      charStart: chunk.start,
-      charEnd: chunk.end,
+      charStart,
+      charEnd,
       tokenCount: chunk.tokens,
       tokenizer: tokenizer.name,
       encoding: tokenizer.encoding,

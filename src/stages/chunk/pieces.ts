@@ -16,6 +16,7 @@
  */
 import type { Block } from "./blocks.js";
 import { codePointPoints, segmentPoints, sentenceStarts, spansAt, wordStarts, type Span } from "./boundaries.js";
+import { MARKDOWN_SEPARATOR } from "./table-markdown.js";
 import type { Tokenizer } from "./tokenizer.js";
 
 export const CUT = { insideWord: 0, word: 1, sentence: 2, paragraph: 3 } as const;
@@ -100,7 +101,10 @@ export function documentPieces(text: string, blocks: readonly Block[], tokenizer
   };
   /** A table by rows (each after the header repeats it), a code listing by lines. */
   const rows = (block: Block, cut: number) => {
-    const lines = lineSpans(text, block.start, block.end);
+    const printed = lineSpans(text, block.start, block.end);
+    // A Markdown table's separator row belongs to its header row (table-markdown.ts).
+    const separated = block.kind === "table" && printed.length > 2 && MARKDOWN_SEPARATOR.test(text.slice(printed[1]!.start, printed[1]!.end));
+    const lines = separated ? [{ start: printed[0]!.start, end: printed[1]!.end }, ...printed.slice(2)] : printed;
     const header = block.kind === "table" && lines.length > 1 ? lines[0] : undefined;
     lines.forEach((line, i) => {
       const lineCut = i === 0 ? cut : block.kind === "table" ? CUT.paragraph : CUT.sentence;

@@ -26,6 +26,12 @@ const options = z
       .describe(
         "Tokens of the text before a chunk that it repeats at its start (from a sentence or word start), so a passage cut at a boundary is whole in one chunk. Never across documents; a chunk that continues a table repeats its header row instead.",
       ),
+    table_format: z
+      .enum(["tsv", "markdown"])
+      .default("tsv")
+      .describe(
+        "How a chunk's text shows table rows: tsv as the document text prints them (cells separated by tabs), or markdown (| a | b | rows, a separator under the header row, repeated with it by a chunk that continues the table). Chunks are cut and counted in the format they carry; char_start/char_end still point into the document text.",
+      ),
     min_tokens: z
       .int()
       .min(0)
@@ -52,7 +58,7 @@ export default defineStage({
   producesChunks: true,
   summary: "Cuts each document's text into token-counted chunks for embedding, at headings, paragraphs, sentences or words, in that order of preference.",
   options,
-  examples: [{ max_tokens: 512, overlap_tokens: 64 }, { encoding: "o200k_base", max_tokens: 1024, overlap_tokens: 128, min_tokens: 100 }, { max_tokens: 256, overlap_tokens: 0 }],
+  examples: [{ max_tokens: 512, overlap_tokens: 64 }, { encoding: "o200k_base", max_tokens: 1024, overlap_tokens: 128, min_tokens: 100 }, { max_tokens: 256, overlap_tokens: 0, table_format: "markdown" }],
   async create(opts) {
     const tokenizer = await loadTokenizer(opts.encoding);
     const limits = { maxTokens: opts.max_tokens, overlapTokens: opts.overlap_tokens, minTokens: opts.min_tokens };
@@ -63,7 +69,7 @@ export default defineStage({
             // A second chunk stage replaces the chunks of the first.
             const kept = all.filter((r) => r.type !== "chunk");
             const pages = kept.filter((r): r is PageRecord => r.type === "page");
-            return [...kept, ...chunkDocument({ documentId: context.input.documentId, uri: context.input.item.uri, pages }, limits, tokenizer)];
+            return [...kept, ...chunkDocument({ documentId: context.input.documentId, uri: context.input.item.uri, pages }, limits, tokenizer, opts.table_format)];
           }),
         ),
     };
