@@ -118,6 +118,15 @@ describe("chunk stage: tables and code listings", () => {
     expect(chunks.map((c) => doc.slice(c.charStart, c.charEnd))).toEqual([rows.slice(0, 3).join("\n"), rows.slice(3).concat("South\tTug\t10:45").join("\n"), "Quay\tBar|ge\t12:00"]);
   });
 
+  it("never ends a chunk with a table's header row: the header goes with the rows under it", async () => {
+    const pages = [page(1, [text(S0), table(...rows, "South\tTug\t10:45", "Quay\tBarge\t12:00")])];
+    const tsv = await chunk(pages, { maxTokens: 40 });
+    expect(tsv.every((c) => !c.text.endsWith(rows[0]!))).toBe(true);
+    expect(tsv[0]!.text).toContain(`${rows[0]}\n${rows[1]}`);
+    const markdown = await chunk(pages, { maxTokens: 40 }, DOC_ID, "markdown");
+    expect(markdown.every((c) => !c.text.endsWith("| --- | --- | --- |"))).toBe(true);
+  });
+
   it("splits a code listing that does not fit at line breaks, indentation kept", async () => {
     const listing = ["def berth_for(vessel):", "    if vessel.length > 40:", "        return 'north'", "    if vessel.kind == 'ferry':", "        return 'east'", "    return 'outer wall'"];
     const chunks = await chunk([page(1, [code(...listing)])], { maxTokens: 24 });

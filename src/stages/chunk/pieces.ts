@@ -107,7 +107,8 @@ export function documentPieces(text: string, blocks: readonly Block[], tokenizer
     const lines = separated ? [{ start: printed[0]!.start, end: printed[1]!.end }, ...printed.slice(2)] : printed;
     const header = block.kind === "table" && lines.length > 1 ? lines[0] : undefined;
     lines.forEach((line, i) => {
-      const lineCut = i === 0 ? cut : block.kind === "table" ? CUT.paragraph : CUT.sentence;
+      // A header row stays with the first row under it, as a heading stays with what it heads.
+      const lineCut = i === 0 ? cut : block.kind !== "table" ? CUT.sentence : i === 1 && header ? CUT.word : CUT.paragraph;
       const lineHeader = i > 0 ? header : undefined;
       const tokens = count(line.start, line.end);
       if (tokens <= limits.text) pieces.push({ ...line, tokens, cut: lineCut, ...(lineHeader ? { header: lineHeader } : {}) });
