@@ -86,3 +86,25 @@ await build({
 
 // The package's bin: `npx pagestream` in a checkout runs the file itself, through its #! line.
 await chmod(join(root, "dist/cli.js"), 0o755);
+
+// pdf.js as one script for Node 20's code cache (src/stages/extract/pdfjs-script.ts): its
+// minified API and parser, each an ES module, written as one CommonJS-shaped function body that
+// `vm.Script` can compile with cached data (an ES module cannot be, on Node 20). Nothing of
+// pdf.js is changed: its `import.meta.url` (which it uses to find @napi-rs/canvas) becomes a
+// parameter that the loader sets to the package's own pdf.min.mjs.
+await build({
+  absWorkingDir: root,
+  stdin: {
+    contents: 'export * from "pdfjs-dist/legacy/build/pdf.min.mjs";\nimport "pdfjs-dist/legacy/build/pdf.worker.min.mjs";\n',
+    resolveDir: root,
+    sourcefile: "pdfjs-script-entry.mjs",
+  },
+  outfile: "dist/stages/extract/pdfjs-script.cjs",
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20.19",
+  minifyWhitespace: true,
+  define: { "import.meta.url": "__pdfjsModuleUrl" },
+  logLevel: "warning",
+});

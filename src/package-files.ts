@@ -25,5 +25,8 @@ export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "pack
 /** The extraction worker's entry, built by `npm run build` (a .ts entry cannot be forked on Node 20). */
 export const WORKER_ENTRY = join(PACKAGE_ROOT, "dist", "run", "extraction-worker.js");
 
+/** pdf.js as one script for Node 20's code cache, built by `npm run build` (see src/stages/extract/pdfjs-script.ts). */
+export const PDFJS_SCRIPT = join(PACKAGE_ROOT, "dist", "stages", "extract", "pdfjs-script.cjs");
+
 /** The web page of `pagestream serve`, built by `npm run build` (scripts/build-page.mjs). */
 export const WEB_PAGE_DIR = join(PACKAGE_ROOT, "dist", "serve", "page");
