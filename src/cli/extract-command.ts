@@ -79,7 +79,8 @@ export async function extractCommand(file: string, flags: ExtractFlags, early?: 
     process.stdout.write(flags.format === "json" ? JSON.stringify(jsonOutput(result), null, 2) + "\n" : textOutput(result.pages, flags.markers ?? false));
     return EXIT.ok;
   } finally {
-    await worker.close();
+    // The result is out: the command ends now, and the worker exits as it sees it go.
+    worker.release();
   }
 }
 
