@@ -10,6 +10,12 @@
  * saves the code as compiled before running, without the lazily compiled functions; pdf.js is
  * one file, loaded by us, and is worth most of the cache.
  *
+ * A script run here cannot `import()`: on Node 20 a script compiled from cached data loses its
+ * dynamic import callback ("A dynamic import callback was not specified"), so it is given none
+ * at all, and behaves the same with a cache and without. pdf.js imports only for what
+ * pagestream does not use (its fake worker, its WebAssembly decoders' JavaScript fallbacks, which
+ * need a `wasmUrl` it is never given), and those calls reject as they did before.
+ *
  * A cache is an optimisation and never a reason to fail: a folder that cannot be read or
  * written, a file that is cut short or damaged, or one V8 refuses (another Node, other flags)
  * and the script compiles from source as without it. The file is keyed by the script's content
@@ -30,8 +36,18 @@ export interface CachedScript {
   result: unknown;
   /** True when the script was compiled from a cache V8 took. */
   fromCache: boolean;
-  /** Writes the code compiled so far to the cache, once, unless it came from there; never throws. */
-  saveCodeCache(): void;
+}
+
+/** The scripts run in this process whose code is not cached yet. */
+const unsaved: Array<() => void> = [];
+
+/**
+ * Writes the code compiled so far of every script run here that did not come from the cache;
+ * once, and never throws. Called when the code that matters has run: an extraction worker calls
+ * it after its first document, so the parser's functions are in the cache too.
+ */
+export function saveCodeCaches(): void {
+  for (const save of unsaved.splice(0)) save();
 }
 
 /** sha1 is for finding damage and telling contents apart, not a defence: whoever can write the user's cache folder can run code anyway. */
@@ -47,24 +63,10 @@ export function runScriptWithCodeCache(name: string, source: string, parameterNa
   const wrapped = `(function (${parameterNames.join(", ")}) {${source}\n})`;
   const cacheFile = codeCacheFile(wrapped);
   const cachedData = cacheFile ? readCodeCache(cacheFile) : undefined;
-  const script = new vm.Script(wrapped, {
-    filename: name,
-    cachedData,
-    // A dynamic import() in the script resolves as one in any module of the process would.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  const script = new vm.Script(wrapped, { filename: name, cachedData });
   const fromCache = cachedData !== undefined && !script.cachedDataRejected;
-  const result = (script.runInThisContext() as (...a: unknown[]) => unknown)(...args);
-  let saved = fromCache;
-  return {
-    result,
-    fromCache,
-    saveCodeCache() {
-      if (saved || !cacheFile) return;
-      saved = true;
-      writeCodeCache(cacheFile, script.createCachedData());
-    },
-  };
+  if (cacheFile && !fromCache) unsaved.push(() => writeCodeCache(cacheFile, script.createCachedData()));
+  return { result: (script.runInThisContext() as (...a: unknown[]) => unknown)(...args), fromCache };
 }
 
 /** The cache file for this source on this Node, or undefined when caching is off. */

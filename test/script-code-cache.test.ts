@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runScriptWithCodeCache } from "../src/script-code-cache.js";
+import { runScriptWithCodeCache, saveCodeCaches } from "../src/script-code-cache.js";
 
 let dir: string;
 const saved = { ...process.env };
@@ -31,7 +31,7 @@ describe("script code cache", () => {
     const src = source();
     const first = run(src);
     expect([first.result, first.fromCache]).toEqual([1000 + n + 90, false]);
-    first.saveCodeCache();
+    saveCodeCaches();
     expect(await readdir(dir)).toHaveLength(1);
     const second = run(src);
     expect([second.result, second.fromCache]).toEqual([1000 + n + 90, true]);
@@ -39,7 +39,8 @@ describe("script code cache", () => {
 
   it("runs from source when the cache file is damaged (a flipped byte, cut short, empty)", async () => {
     const src = source();
-    run(src).saveCodeCache();
+    run(src);
+    saveCodeCaches();
     const [name] = await readdir(dir);
     const file = join(dir, name!);
     const good = await readFile(file);
@@ -57,14 +58,14 @@ describe("script code cache", () => {
     process.env.NODE_COMPILE_CACHE = join(dir, "not-a-folder", "cache");
     const r = run(source());
     expect(r.result).toBe(1000 + n + 90);
-    expect(() => r.saveCodeCache()).not.toThrow();
+    expect(() => saveCodeCaches()).not.toThrow();
     expect(await readdir(dir)).toEqual(["not-a-folder"]);
   });
 
   it("writes nothing with NODE_DISABLE_COMPILE_CACHE, as Node's own cache", async () => {
     process.env.NODE_DISABLE_COMPILE_CACHE = "1";
-    const r = run(source());
-    r.saveCodeCache();
+    run(source());
+    saveCodeCaches();
     expect(await readdir(dir)).toEqual([]);
   });
 });

@@ -3,14 +3,13 @@
  * (src/compile-cache.ts), and compiling pdf.js's 1.9 MB is ~0.1 s of every extraction worker's
  * start. `npm run build` writes pdf.js's minified API and parser as one script
  * (dist/stages/extract/pdfjs-script.cjs, see scripts/bundle.mjs), which runs here through
- * `runScriptWithCodeCache`; the worker saves its compiled code after its first document.
+ * `runScriptWithCodeCache`; the worker saves its compiled code after its first document
+ * (`saveCodeCaches`).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { PDFJS_SCRIPT } from "../../package-files.js";
-import { runScriptWithCodeCache, type CachedScript } from "../../script-code-cache.js";
-
-let ran: CachedScript | undefined;
+import { runScriptWithCodeCache } from "../../script-code-cache.js";
 
 /**
  * pdf.js's exports, run from the built script; undefined when there is none (tests running
@@ -20,11 +19,6 @@ let ran: CachedScript | undefined;
 export function runPdfJsScript(moduleUrl: string): unknown {
   if (!existsSync(PDFJS_SCRIPT)) return undefined;
   const module = { exports: {} as unknown };
-  ran = runScriptWithCodeCache(PDFJS_SCRIPT, readFileSync(PDFJS_SCRIPT, "utf8"), ["exports", "require", "module", "__pdfjsModuleUrl"], [module.exports, createRequire(moduleUrl), module, moduleUrl]);
+  runScriptWithCodeCache(PDFJS_SCRIPT, readFileSync(PDFJS_SCRIPT, "utf8"), ["exports", "require", "module", "__pdfjsModuleUrl"], [module.exports, createRequire(moduleUrl), module, moduleUrl]);
   return module.exports;
-}
-
-/** Writes pdf.js's compiled code for the next start, once it has read a document (so its parser's functions are compiled too). */
-export function savePdfJsCodeCache(): void {
-  ran?.saveCodeCache();
 }
