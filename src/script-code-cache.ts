@@ -65,7 +65,7 @@ export function runScriptWithCodeCache(name: string, source: string, parameterNa
   const cachedData = cacheFile ? readCodeCache(cacheFile) : undefined;
   const script = new vm.Script(wrapped, { filename: name, cachedData });
   const fromCache = cachedData !== undefined && !script.cachedDataRejected;
-  if (cacheFile && !fromCache) unsaved.push(() => writeCodeCache(cacheFile, script.createCachedData()));
+  if (cacheFile && !fromCache) unsaved.push(() => writeCodeCache(cacheFile, script));
   return { result: (script.runInThisContext() as (...a: unknown[]) => unknown)(...args), fromCache };
 }
 
@@ -95,9 +95,10 @@ function readCodeCache(file: string): Buffer | undefined {
   return payload;
 }
 
-function writeCodeCache(file: string, payload: Buffer): void {
+function writeCodeCache(file: string, script: vm.Script): void {
   const partial = `${file}.${process.pid}.partial`;
   try {
+    const payload = script.createCachedData();
     mkdirSync(join(file, ".."), { recursive: true });
     writeFileSync(partial, Buffer.concat([createHash(CHECKSUM).update(payload).digest(), payload]));
     renameSync(partial, file);
