@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The second half of `npm run build`: tsc has written dist/ (modules, source maps, the plugin
-// API); this writes the two entry points a user's command starts, dist/cli.js and
-// dist/run/extraction-worker.js, again as one file each. Why: a command that starts from
+// API); this writes the two entry points a user's command starts, dist/cli.js and the
+// extraction worker (dist/run/extraction-worker.cjs), again as one file each. Why: a command that starts from
 // hundreds of small modules (rxjs, zod and yaml bring most of them) spends more time opening
 // and compiling them than pdf.js needs to read a one-page PDF. Lazily imported modules stay
 // lazy (chunks of their own), so `--help` still never loads a component.
@@ -44,13 +44,29 @@ const zodEnglishOnly = {
   },
 };
 
+const NOT_BUNDLED = [
+  "pdfjs-dist",
+  "pdfjs-dist/*",
+  "better-sqlite3",
+  "@napi-rs/canvas",
+  "@aws-sdk/*",
+  "gpt-tokenizer",
+  "gpt-tokenizer/*",
+  "an-array-of-english-words",
+  "chokidar",
+  "pino",
+  "fastify",
+  "bullmq",
+  "ioredis",
+];
+
 // Chunk names carry a content hash: without this, every build would leave the last one's chunks
 // behind, and `npm pack` would ship them.
 await rm(join(root, "dist/chunks"), { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: "src/cli.ts", "run/extraction-worker": "src/run/extraction-worker.ts" },
+  entryPoints: { cli: "src/cli.ts" },
   outdir: "dist",
   bundle: true,
   // Lazily imported modules (each command, each component) become chunks of their own, loaded
@@ -64,25 +80,56 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: "warning",
-  external: [
-    "pdfjs-dist",
-    "pdfjs-dist/*",
-    "better-sqlite3",
-    "@napi-rs/canvas",
-    "@aws-sdk/*",
-    "gpt-tokenizer",
-    "gpt-tokenizer/*",
-    "an-array-of-english-words",
-    "chokidar",
-    "pino",
-    "fastify",
-    "bullmq",
-    "ioredis",
-  ],
+  external: NOT_BUNDLED,
   plugins: [rxjsAsModules, zodEnglishOnly],
   // Bundled CommonJS (commander) calls require() for node's own modules.
   banner: { js: 'import { createRequire as __pagestreamCreateRequire } from "node:module"; const require = __pagestreamCreateRequire(import.meta.url);' },
 });
 
+// The extraction worker, as one CommonJS file, dist/run/extraction-worker.cjs: not an ES module,
+// because the worker of a one-page `pagestream extract` is mostly start-up, and Node 20's ES
+// module loader was ~0.09 s of it (Node 22+ keeps a CommonJS module's code in its compile cache
+// as well). Its `import.meta.url` (how pagestream finds its files and pdf.js) is the file's URL.
+await build({
+  absWorkingDir: root,
+  entryPoints: { "run/extraction-worker": "src/run/extraction-worker.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20.19",
+  sourcemap: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: "warning",
+  external: NOT_BUNDLED,
+  plugins: [rxjsAsModules, zodEnglishOnly],
+  define: { "import.meta.url": "__importMetaUrl" },
+  banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+});
+
 // The package's bin: `npx pagestream` in a checkout runs the file itself, through its #! line.
 await chmod(join(root, "dist/cli.js"), 0o755);
+
+// pdf.js as one script for Node 20's code cache (src/stages/extract/pdfjs-script.ts): its
+// minified API and parser, each an ES module, written as one CommonJS-shaped function body that
+// `vm.Script` can compile with cached data (an ES module cannot be, on Node 20). Nothing of
+// pdf.js is changed: its `import.meta.url` (which it uses to find @napi-rs/canvas) becomes a
+// parameter that the loader sets to the package's own pdf.min.mjs.
+await build({
+  absWorkingDir: root,
+  stdin: {
+    contents: 'export * from "pdfjs-dist/legacy/build/pdf.min.mjs";\nimport "pdfjs-dist/legacy/build/pdf.worker.min.mjs";\n',
+    resolveDir: root,
+    sourcefile: "pdfjs-script-entry.mjs",
+  },
+  outfile: "dist/stages/extract/pdfjs-script.cjs",
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20.19",
+  minifyWhitespace: true,
+  define: { "import.meta.url": "__pdfjsModuleUrl" },
+  logLevel: "warning",
+});

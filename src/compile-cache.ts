@@ -16,6 +16,9 @@ interface CompileCacheApi {
 
 const api = module as unknown as CompileCacheApi;
 
+/** True on Node 22.1+, which can cache the code of ES modules; Node 20 has script-code-cache.ts instead. */
+export const NODE_HAS_COMPILE_CACHE = typeof api.enableCompileCache === "function";
+
 export function enableCompileCache(): void {
   try {
     api.enableCompileCache?.();

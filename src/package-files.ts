@@ -1,7 +1,7 @@
 /**
  * Where pagestream's own files are, found from wherever this code runs: the TypeScript source
- * (tests), tsc's output in dist/, or the bundles `npm run build` writes over dist/cli.js and
- * dist/run/extraction-worker.js (one file each, with their modules inside). Every path to a
+ * (tests), tsc's output in dist/, or the bundles `npm run build` writes: dist/cli.js and
+ * dist/run/extraction-worker.cjs (one file each, with their modules inside). Every path to a
  * file of the package is made here, so none depends on which of those layouts is running.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -22,8 +22,11 @@ export const PACKAGE_ROOT = findPackageRoot();
 /** pagestream's version, from its package.json. */
 export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-/** The extraction worker's entry, built by `npm run build` (a .ts entry cannot be forked on Node 20). */
-export const WORKER_ENTRY = join(PACKAGE_ROOT, "dist", "run", "extraction-worker.js");
+/** The extraction worker, built by `npm run build` as one CommonJS file (see scripts/bundle.mjs; a .ts entry cannot be forked on Node 20). */
+export const WORKER_ENTRY = join(PACKAGE_ROOT, "dist", "run", "extraction-worker.cjs");
+
+/** pdf.js as one script for Node 20's code cache, built by `npm run build` (see src/stages/extract/pdfjs-script.ts). */
+export const PDFJS_SCRIPT = join(PACKAGE_ROOT, "dist", "stages", "extract", "pdfjs-script.cjs");
 
 /** The web page of `pagestream serve`, built by `npm run build` (scripts/build-page.mjs). */
 export const WEB_PAGE_DIR = join(PACKAGE_ROOT, "dist", "serve", "page");

@@ -5,6 +5,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } f
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { flateBombPdf } from "../fixtures/hostile.mjs";
+import { NODE_HAS_COMPILE_CACHE } from "../src/compile-cache.js";
 import { tracedCli } from "./helpers/loaded-modules.js";
 import { startRedis } from "./helpers/redis-server.js";
 import { S3RVER_ENV, startS3Server } from "./helpers/s3-server.js";
@@ -17,8 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
-function cli(args: string[], options: { cwd?: string; nodeArgs?: string[] } = {}) {
-  const r = spawnSync(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], { cwd: options.cwd ?? process.cwd(), encoding: "utf8" });
+function cli(args: string[], options: { cwd?: string; nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {}) {
+  const r = spawnSync(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], { cwd: options.cwd ?? process.cwd(), encoding: "utf8", env: options.env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -108,6 +109,29 @@ describe("pagestream extract", () => {
     const badRange = cli(["extract", "fixtures/two-pages.pdf", "--pages", "4-2"]);
     expect(badRange.code).toBe(2);
     expect(badRange.stderr).toContain('"4-2" ends before it starts');
+  });
+
+  it.runIf(!NODE_HAS_COMPILE_CACHE)("prints the same text with pdf.js's code cache absent, saved, damaged, or in a folder that cannot be made (Node 20)", async () => {
+    const folder = join(tmp, "code-cache");
+    const run = (cache: string) => cli(["extract", "fixtures/two-pages.pdf"], { env: { ...process.env, NODE_COMPILE_CACHE: cache } });
+    const first = run(folder);
+    expect([first.code, first.stderr]).toEqual([0, ""]);
+    // The worker saves it after sending its result, while the command ends.
+    let files: string[] = [];
+    for (let waited = 0; files.length === 0 && waited < 5000; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+      files = (await readdir(folder).catch(() => [])).filter((f) => f.endsWith(".v8cache"));
+    }
+    expect(files).toHaveLength(1);
+    expect(run(folder)).toEqual(first);
+    for (const file of files) {
+      const cached = await readFile(join(folder, file));
+      cached[cached.length >> 1]! ^= 0xff;
+      await writeFile(join(folder, file), cached);
+    }
+    expect(run(folder)).toEqual(first);
+    await writeFile(join(tmp, "a-file"), "");
+    expect(run(join(tmp, "a-file", "cache"))).toEqual(first);
   });
 });
 

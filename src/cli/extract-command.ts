@@ -79,7 +79,8 @@ export async function extractCommand(file: string, flags: ExtractFlags, early?: 
     process.stdout.write(flags.format === "json" ? JSON.stringify(jsonOutput(result), null, 2) + "\n" : textOutput(result.pages, flags.markers ?? false));
     return EXIT.ok;
   } finally {
-    await worker.close();
+    // The result is out: the command ends now, and the worker exits as it sees it go.
+    worker.release();
   }
 }
 
@@ -88,12 +89,16 @@ export async function extractCommand(file: string, flags: ExtractFlags, early?: 
  * machine checked; an exit code (and said why) when a flag is refused or a need is missing.
  */
 async function stageConfigs(flags: ExtractFlags): Promise<ComponentConfig[] | number> {
-  // Loaded after the worker has started: the schemas (zod) and the registry are the command's
-  // own start-up cost, paid while the worker boots and imports pdf.js on the other core.
-  const [{ describeError }, { DEFAULT_STAGES, withOcr }, { loadSpec }] = await Promise.all([import("../core/document-error.js"), import("../pipeline/default-pipeline.js"), import("../pipeline/registry.js")]);
-  const configs: ComponentConfig[] = [];
+  const { DEFAULT_STAGES, withOcr } = await import("../pipeline/default-pipeline.js");
   const skipped = new Set([...(flags.stripFurniture === false ? ["strip-furniture"] : []), ...(flags.dehyphenate === false ? ["dehyphenate"] : [])]);
   const chosen = (flags.ocr || flags.ocrLanguages !== undefined ? withOcr(DEFAULT_STAGES) : DEFAULT_STAGES).filter((s) => !skipped.has(s.type));
+  // Nothing to check: the worker parses the options again, and fills in the defaults. Loading
+  // the schemas (zod) and the stages here would only take CPU from the worker as it starts.
+  if (onlyModeGiven(flags)) return chosen.map(({ type }) => ({ type, options: type === "extract" ? extractOverrides(flags) : {} }));
+  // Loaded after the worker has started: the schemas and the registry are the command's own
+  // start-up cost, paid while the worker boots and imports pdf.js on the other core.
+  const [{ describeError }, { loadSpec }] = await Promise.all([import("../core/document-error.js"), import("../pipeline/registry.js")]);
+  const configs: ComponentConfig[] = [];
   for (const { type } of chosen) {
     const spec = await loadSpec("stage", type, process.cwd());
     const overrides = type === "extract" ? extractOverrides(flags) : type === "ocr" ? ocrOverrides(flags) : {};
@@ -113,6 +118,14 @@ async function stageConfigs(flags: ExtractFlags): Promise<ComponentConfig[] | nu
     configs.push({ type, options });
   }
   return configs;
+}
+
+/**
+ * True when no flag sets a stage option but `--mode`, which commander has checked against its
+ * choices: no option can be refused, and no stage has a need to check on the machine (only OCR's).
+ */
+function onlyModeGiven(flags: ExtractFlags): boolean {
+  return flags.pages === undefined && flags.password === undefined && !flags.ocr && flags.ocrLanguages === undefined;
 }
 
 function extractOverrides(flags: ExtractFlags): Record<string, unknown> {

@@ -7,6 +7,7 @@
  */
 import type { Source, Stage } from "../core/plugin.js";
 import { loadPdfJs } from "../stages/extract/pdfjs-loader.js";
+import { saveCodeCaches } from "../script-code-cache.js";
 import { buildWorkerComponents } from "./worker-components.js";
 import { processJob } from "./process-document.js";
 import { PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from "./worker-protocol.js";
@@ -45,5 +46,9 @@ process.on("message", (message: ToWorker) => {
     lastProgress = Date.now();
     send({ type: "progress", id, pages });
   };
-  void processJob(message.job, source, stages, setup.limits, setup.needs, onPage).then((outcome) => send({ type: "outcome", id, outcome }));
+  void processJob(message.job, source, stages, setup.limits, setup.needs, onPage).then((outcome) => {
+    send({ type: "outcome", id, outcome });
+    // On Node 20, the worker's and pdf.js's compiled code for the next worker's start, once (a no-op after that, or when it came from the cache).
+    saveCodeCaches();
+  });
 });

@@ -73,6 +73,11 @@ export class FileWorker {
     return this.pool.close();
   }
 
+  /** Lets the worker exit by itself, without waiting for it (see `WorkerPool.release`). */
+  release(): void {
+    this.pool.release();
+  }
+
   kill(): void {
     this.pool.kill();
   }

@@ -137,6 +137,21 @@ export class WorkerPool implements DocumentProcessor {
     await Promise.all(exits);
   }
 
+  /**
+   * Lets the workers go without waiting for their exit: each exits by itself once disconnected.
+   * For a command whose one document is done and printed: its process can end at once, while a
+   * worker still tears down (or writes pdf.js's code cache, script-code-cache.ts).
+   */
+  release(): void {
+    this.stopping = true;
+    clearInterval(this.poller);
+    for (const slot of this.slots) {
+      if (slot.child.connected) slot.child.disconnect();
+      slot.child.unref();
+      (slot.child.stderr as { unref?(): void } | null)?.unref?.();
+    }
+  }
+
   /** Stops every worker now; documents in flight and waiting are abandoned. */
   kill(): void {
     this.stopping = true;

@@ -1,0 +1,112 @@
+/**
+ * Node 20's stand-in for the compile cache of Node 22+ (src/compile-cache.ts), for one large
+ * script: V8 compiles it with the code it compiled at an earlier start (`vm.Script` with
+ * `cachedData`), and the process that ran it first writes that code out once it has been used
+ * (`createCachedData()` then holds the functions compiled lazily while it ran, not only the top
+ * level). Used for pdf.js in the extraction worker (see pdfjs-loader.ts), where compiling it
+ * was ~0.1 s of every start.
+ *
+ * Why not v8-compile-cache: it hooks `require` for every CommonJS module of the process and
+ * saves the code as compiled before running, without the lazily compiled functions; pdf.js is
+ * one file, loaded by us, and is worth most of the cache.
+ *
+ * A script run here cannot `import()`: on Node 20 a script compiled from cached data loses its
+ * dynamic import callback ("A dynamic import callback was not specified"), so it is given none
+ * at all, and behaves the same with a cache and without. pdf.js imports only for what
+ * pagestream does not use (its fake worker, its WebAssembly decoders' JavaScript fallbacks, which
+ * need a `wasmUrl` it is never given), and those calls reject as they did before.
+ *
+ * A cache is an optimisation and never a reason to fail: a folder that cannot be read or
+ * written, a file that is cut short or damaged, or one V8 refuses (another Node, other flags)
+ * and the script compiles from source as without it. The file is keyed by the script's content
+ * and Node's version and flags, written under a temporary name and renamed into place (a reader never
+ * sees half a file), and carries a checksum of its bytes, since V8 only checks a cache's header
+ * (sound bytecode for the wrong code would be run as it is). Node's own switches apply:
+ * `NODE_DISABLE_COMPILE_CACHE` turns it off, `NODE_COMPILE_CACHE` names the folder (default:
+ * pagestream in the user's cache folder, ~/.cache or $XDG_CACHE_HOME).
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import vm from "node:vm";
+
+export interface CachedScript {
+  /** What the script's function returned. */
+  result: unknown;
+  /** True when the script was compiled from a cache V8 took. */
+  fromCache: boolean;
+}
+
+/** The scripts run in this process whose code is not cached yet. */
+const unsaved: Array<() => void> = [];
+
+/**
+ * Writes the code compiled so far of every script run here that did not come from the cache;
+ * once, and never throws. Called when the code that matters has run: an extraction worker calls
+ * it after its first document, so the parser's functions are in the cache too.
+ */
+export function saveCodeCaches(): void {
+  for (const save of unsaved.splice(0)) save();
+}
+
+/** sha1 is for finding damage and telling contents apart, not a defence: whoever can write the user's cache folder can run code anyway. */
+const CHECKSUM = "sha1";
+const CHECKSUM_BYTES = 20;
+
+/**
+ * Compiles `source` (a function body whose parameters are `parameterNames`) as a function, with
+ * cached code when there is some for this source, and calls it with `args`. `name` is the
+ * script's file, as stack traces show it.
+ */
+export function runScriptWithCodeCache(name: string, source: string, parameterNames: readonly string[], args: readonly unknown[]): CachedScript {
+  const wrapped = `(function (${parameterNames.join(", ")}) {${source}\n})`;
+  const cacheFile = codeCacheFile(wrapped);
+  const cachedData = cacheFile ? readCodeCache(cacheFile) : undefined;
+  const script = new vm.Script(wrapped, { filename: name, cachedData });
+  const fromCache = cachedData !== undefined && !script.cachedDataRejected;
+  if (cacheFile && !fromCache) unsaved.push(() => writeCodeCache(cacheFile, script));
+  return { result: (script.runInThisContext() as (...a: unknown[]) => unknown)(...args), fromCache };
+}
+
+/** The cache file for this source on this Node, or undefined when caching is off. */
+function codeCacheFile(source: string): string | undefined {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE !== undefined) return undefined;
+  let folder = process.env.NODE_COMPILE_CACHE;
+  try {
+    folder ||= join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pagestream");
+  } catch {
+    return undefined; // no home folder
+  }
+  // V8 takes a cache only from a process with the same flags (the worker's heap cap is one).
+  const key = createHash(CHECKSUM).update(source).update(process.execArgv.join(" ")).digest("hex").slice(0, 16);
+  return join(folder, `script-${key}-node${process.version}-${process.arch}.v8cache`);
+}
+
+function readCodeCache(file: string): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const payload = bytes.subarray(CHECKSUM_BYTES);
+  if (bytes.length <= CHECKSUM_BYTES || !createHash(CHECKSUM).update(payload).digest().equals(bytes.subarray(0, CHECKSUM_BYTES))) return undefined;
+  return payload;
+}
+
+function writeCodeCache(file: string, script: vm.Script): void {
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    const payload = script.createCachedData();
+    mkdirSync(join(file, ".."), { recursive: true });
+    writeFileSync(partial, Buffer.concat([createHash(CHECKSUM).update(payload).digest(), payload]));
+    renameSync(partial, file);
+  } catch {
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // Nothing was written, or it cannot be removed either: the next writer replaces it.
+    }
+  }
+}
