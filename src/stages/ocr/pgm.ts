@@ -17,6 +17,14 @@ export function encodePgm(grey: Uint8Array, width: number, height: number): Page
   return { pgm: Buffer.concat([header, grey]), width, height };
 }
 
+/** A PGM file of `width` × `height` whose pixels are to be written into `pixels` (uninitialised: write them all). */
+export function blankPgm(width: number, height: number): { image: PageImage; pixels: Buffer } {
+  const header = `P5\n${width} ${height}\n255\n`;
+  const pgm = Buffer.allocUnsafe(header.length + width * height);
+  pgm.write(header, 0, "ascii");
+  return { image: { pgm, width, height }, pixels: pgm.subarray(header.length) };
+}
+
 /** Reads the size from a PGM file's header; throws when it is not a binary 8-bit PGM. */
 export function readPgm(pgm: Buffer): PageImage {
   const head = pgm.subarray(0, 64).toString("latin1");
