@@ -5,14 +5,8 @@
  * margin do not count as ink: a row or column needs a few dark pixels. The words' boxes are put
  * back into the page's own pixels with the offset.
  */
-import { blankPgm, type PageImage } from "./pgm.js";
-
-export interface CroppedImage {
-  image: PageImage;
-  /** Where the crop's top left corner is in the page image. */
-  left: number;
-  top: number;
-}
+import type { PixelBox } from "./bmp.js";
+import type { PageImage } from "./pgm.js";
 
 /** Grey levels below this are ink. */
 const DARK = 128;
@@ -22,11 +16,13 @@ const MIN_DARK = 3;
 const MARGIN_SHARE = 0.02;
 /** Columns read side by side when looking for the left and right edges of the ink. */
 const BAND = 64;
-/** A crop that keeps more than this share of the pixels is not worth a copy. */
+/** A crop that keeps more than this share of the pixels is not worth it: the page is read whole. */
 const WORTH_IT = 0.9;
 
-export function cropToInk(page: PageImage): CroppedImage {
+/** The part of the page to read: its ink and a small border, or the whole page. */
+export function inkBox(page: PageImage): PixelBox {
   const { width, height } = page;
+  const whole = { left: 0, top: 0, width, height };
   const offset = page.pgm.length - width * height;
   const pixels = page.pgm.subarray(offset);
   // Each edge is found by walking in from it and stopping at the first row or column with ink,
@@ -52,21 +48,17 @@ export function cropToInk(page: PageImage): CroppedImage {
   };
   let top = 0;
   while (top < height && !rowHasInk(top)) top++;
-  if (top >= height) return { image: page, left: 0, top: 0 };
+  if (top >= height) return whole;
   let bottom = height - 1;
   while (bottom > top && !rowHasInk(bottom)) bottom--;
   const left = firstInkColumn(0, 1);
-  if (left < 0) return { image: page, left: 0, top: 0 };
+  if (left < 0) return whole;
   const right = firstInkColumn(width - 1, -1);
   const margin = Math.round(MARGIN_SHARE * width);
   const x0 = Math.max(0, left - margin);
   const y0 = Math.max(0, top - margin);
   const x1 = Math.min(width, right + 1 + margin);
   const y1 = Math.min(height, bottom + 1 + margin);
-  const w = x1 - x0;
-  const h = y1 - y0;
-  if (w * h > WORTH_IT * width * height) return { image: page, left: 0, top: 0 };
-  const cropped = blankPgm(w, h);
-  for (let y = 0; y < h; y++) cropped.pixels.set(pixels.subarray((y0 + y) * width + x0, (y0 + y) * width + x1), y * w);
-  return { image: cropped.image, left: x0, top: y0 };
+  const box = { left: x0, top: y0, width: x1 - x0, height: y1 - y0 };
+  return box.width * box.height > WORTH_IT * width * height ? whole : box;
 }

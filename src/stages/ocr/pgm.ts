@@ -1,7 +1,7 @@
 /**
- * The page image handed to Tesseract: binary PGM (P5), 8-bit grey. It is what pdftoppm -gray
- * writes and what Leptonica reads without decoding anything, and it carries no compression to
- * pay for on either side of the pipe.
+ * A rendered page: binary PGM (P5), 8-bit grey, what pdftoppm -gray writes; pdf.js's canvas is
+ * turned into the same. No compression to pay for on either side of a pipe. Tesseract is given
+ * the part to read as a BMP instead (bmp.ts says why).
  */
 
 export interface PageImage {
@@ -15,14 +15,6 @@ export interface PageImage {
 export function encodePgm(grey: Uint8Array, width: number, height: number): PageImage {
   const header = Buffer.from(`P5\n${width} ${height}\n255\n`, "ascii");
   return { pgm: Buffer.concat([header, grey]), width, height };
-}
-
-/** A PGM file of `width` × `height` whose pixels are to be written into `pixels` (uninitialised: write them all). */
-export function blankPgm(width: number, height: number): { image: PageImage; pixels: Buffer } {
-  const header = `P5\n${width} ${height}\n255\n`;
-  const pgm = Buffer.allocUnsafe(header.length + width * height);
-  pgm.write(header, 0, "ascii");
-  return { image: { pgm, width, height }, pixels: pgm.subarray(header.length) };
 }
 
 /** Reads the size from a PGM file's header; throws when it is not a binary 8-bit PGM. */
