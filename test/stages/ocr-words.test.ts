@@ -5,7 +5,8 @@ import { layoutParagraphs, layoutRuns } from "../../src/stages/extract/page-layo
 import extract, { layoutOptions } from "../../src/stages/extract/stage.js";
 import { confidenceOf } from "../../src/stages/ocr/confidence.js";
 import { languagePackage } from "../../src/stages/ocr/environment.js";
-import { cropToInk } from "../../src/stages/ocr/ink-crop.js";
+import { greyBmp } from "../../src/stages/ocr/bmp.js";
+import { inkBox } from "../../src/stages/ocr/ink-crop.js";
 import { ocrRuns } from "../../src/stages/ocr/ocr-runs.js";
 import { needsOcr } from "../../src/stages/ocr/page-selection.js";
 import { encodePgm, readPgm } from "../../src/stages/ocr/pgm.js";
@@ -212,17 +213,38 @@ describe("cropping a page image to its ink", () => {
 
   it("cuts the white margins off, ignoring specks, keeps a small border, and says where the crop sits", () => {
     const image = page(1000, 1400, [200, 300, 700, 900], [[10, 10], [990, 1390], [5, 700]]);
-    const { image: crop, left, top } = cropToInk(image);
-    expect([left, top, crop.width, crop.height]).toEqual([180, 280, 540, 640]);
-    const pixels = crop.pgm.subarray(crop.pgm.length - crop.width * crop.height);
-    expect(pixels[(300 - top) * crop.width + (200 - left)]).toBe(20);
-    expect(pixels[0]).toBe(255);
+    expect(inkBox(image)).toEqual({ left: 180, top: 280, width: 540, height: 640 });
+  });
+
+  it("finds an edge of ink that only specks spread over many rows make (a column counts its dark pixels down the whole page)", () => {
+    const image = page(1000, 1400, [200, 300, 700, 900], [[100, 50], [100, 1000], [100, 1300]]);
+    expect(inkBox(image)).toEqual({ left: 80, top: 280, width: 640, height: 640 });
   });
 
   it("leaves a page alone that is ink to its edges, or blank", () => {
     const full = page(500, 700, [5, 5, 495, 695], []);
-    expect(cropToInk(full)).toEqual({ image: full, left: 0, top: 0 });
+    expect(inkBox(full)).toEqual({ left: 0, top: 0, width: 500, height: 700 });
     const blank = page(500, 700, [0, 0, 0, 0], [[100, 100]]);
-    expect(cropToInk(blank)).toEqual({ image: blank, left: 0, top: 0 });
+    expect(inkBox(blank)).toEqual({ left: 0, top: 0, width: 500, height: 700 });
+  });
+});
+
+describe("the grey BMP Tesseract is given", () => {
+  it("holds the box of the page, rows bottom up and padded to 4 bytes, a palette of the 256 greys, and the dpi", () => {
+    // 6 × 4 pixels, each the grey 10·row + column.
+    const grey = Uint8Array.from({ length: 24 }, (_, i) => 10 * Math.floor(i / 6) + (i % 6));
+    const bmp = greyBmp(encodePgm(grey, 6, 4), { left: 1, top: 1, width: 3, height: 2 }, 300);
+    expect(bmp.subarray(0, 2).toString("latin1")).toBe("BM");
+    expect([bmp.readUInt32LE(2), bmp.readUInt32LE(10), bmp.readInt32LE(18), bmp.readInt32LE(22), bmp.readUInt16LE(28), bmp.readInt32LE(38)]).toEqual([
+      14 + 40 + 1024 + 8,
+      14 + 40 + 1024,
+      3,
+      2,
+      8,
+      11811,
+    ]);
+    expect([...bmp.subarray(54 + 4 * 200, 54 + 4 * 201)]).toEqual([200, 200, 200, 0]);
+    // The last row of the box first: 21 22 23, then 11 12 13, each padded to 4 bytes.
+    expect([...bmp.subarray(14 + 40 + 1024)]).toEqual([21, 22, 23, 0, 11, 12, 13, 0]);
   });
 });

@@ -41,10 +41,12 @@ export async function checkOcrEnvironment(request: EnvironmentRequest): Promise<
   if (!tesseract) {
     problems.push("Tesseract is not installed (no `tesseract` on PATH): install the Debian package tesseract-ocr (`apt-get install -y tesseract-ocr`)");
   } else {
-    version = await tesseractVersion(tesseract);
+    // Both at once: each starts Tesseract, which takes a few tenths of a second to load, and the
+    // run checks once in the main process and once in every worker.
+    const [found, installed] = await Promise.all([tesseractVersion(tesseract), installedLanguages(tesseract)]);
+    version = found;
     const major = Number(version.split(".")[0]);
     if (!(major >= MIN_TESSERACT_MAJOR)) problems.push(`${tesseract} is Tesseract ${version}; OCR needs Tesseract ${MIN_TESSERACT_MAJOR} or later (Debian 12's tesseract-ocr is 5.3)`);
-    const installed = await installedLanguages(tesseract);
     const missing = request.languages.filter((l) => !installed.has(l));
     if (missing.length) {
       const packages = missing.map(languagePackage);

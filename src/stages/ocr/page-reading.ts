@@ -1,15 +1,17 @@
 /**
  * Reading a document's pages by OCR: each page rendered, cut down to its ink (ink-crop.ts), then
- * read by Tesseract, one page at a time. The next page is rendered while Tesseract reads the current one (the renderer and
- * Tesseract run on different cores), so rendering costs almost nothing on top of recognition;
- * at most two page images are held at once.
+ * read by Tesseract from a grey BMP (bmp.ts), one page at a time. The next page is rendered
+ * while Tesseract reads the current one (the renderer and Tesseract run on different cores), so
+ * rendering costs almost nothing on top of recognition; at most two page images are held at
+ * once.
  *
  * A page that fails (a renderer error, Tesseract past the page's time budget) is reported and
  * the others are read: one bad page does not cost the document.
  */
 import { describeError } from "../../core/document-error.js";
 import { ChildTimeoutError } from "./child-process.js";
-import { cropToInk } from "./ink-crop.js";
+import { greyBmp } from "./bmp.js";
+import { inkBox } from "./ink-crop.js";
 import type { DocumentRenderer, Renderer } from "./page-renderer.js";
 import type { PageImage } from "./pgm.js";
 import { recognize } from "./tesseract.js";
@@ -46,9 +48,9 @@ export async function readPages(bytes: Uint8Array, numbers: readonly number[], s
         continue;
       }
       try {
-        const crop = cropToInk(image);
-        const tsv = await recognize(settings.tesseract, crop.image.pgm, { languages: settings.languages, dpi: settings.dpi, timeoutMs: settings.pageTimeoutMs });
-        const words = parseTsv(tsv).map((w) => ({ ...w, left: w.left + crop.left, top: w.top + crop.top }));
+        const box = inkBox(image);
+        const tsv = await recognize(settings.tesseract, greyBmp(image, box, settings.dpi), { languages: settings.languages, dpi: settings.dpi, timeoutMs: settings.pageTimeoutMs });
+        const words = parseTsv(tsv).map((w) => ({ ...w, left: w.left + box.left, top: w.top + box.top }));
         out.push({ number, words, imageWidth: image.width, imageHeight: image.height });
       } catch (err) {
         const reason = err instanceof ChildTimeoutError ? `Tesseract took longer than page_timeout_seconds (${err.seconds} s) and was stopped` : describeError(err);

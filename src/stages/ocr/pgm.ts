@@ -1,7 +1,7 @@
 /**
- * The page image handed to Tesseract: binary PGM (P5), 8-bit grey. It is what pdftoppm -gray
- * writes and what Leptonica reads without decoding anything, and it carries no compression to
- * pay for on either side of the pipe.
+ * A rendered page: binary PGM (P5), 8-bit grey, what pdftoppm -gray writes; pdf.js's canvas is
+ * turned into the same. No compression to pay for on either side of a pipe. Tesseract is given
+ * the part to read as a BMP instead (bmp.ts says why).
  */
 
 export interface PageImage {

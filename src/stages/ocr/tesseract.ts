@@ -20,7 +20,7 @@ export interface Recognition {
 /** The environment every Tesseract child gets. */
 export const TESSERACT_ENV = { OMP_THREAD_LIMIT: "1" } as const;
 
-/** Reads one page image (any format Tesseract reads; PGM here) and returns its TSV. */
+/** Reads one page image (any format Tesseract reads; a grey BMP here) and returns its TSV. */
 export async function recognize(tesseract: string, image: Uint8Array, options: Recognition): Promise<string> {
   // --psm 3: fully automatic page segmentation, Tesseract's default, named so a change of
   // default cannot change the output.
