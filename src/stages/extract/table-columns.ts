@@ -183,15 +183,42 @@ function freeStrips(spans: readonly Interval[][], allowed: number, left: number,
  */
 function leastCovered(spans: readonly Interval[][], g: Interval): Interval {
   const cuts = [...new Set([g.x0, g.x1, ...spans.flat().flatMap((s) => [s.x0, s.x1]).filter((x) => x > g.x0 && x < g.x1)])].sort((a, b) => a - b);
+  // How many rows cover each piece between two cuts. Every span end inside the strip is a cut,
+  // so a piece lies inside a span or outside it, and a row's spans (disjoint) cover a piece at
+  // most once: each span adds one to the pieces it covers, a range found by binary search.
+  const pieces = cuts.length - 1;
+  const diff = new Int32Array(pieces + 1);
+  for (const row of spans) {
+    for (const s of row) {
+      const lo = firstIndex(pieces, (k) => cuts[k + 1]! > s.x0);
+      const hi = firstIndex(pieces, (k) => cuts[k]! >= s.x1) - 1;
+      if (lo <= hi) {
+        diff[lo]!++;
+        diff[hi + 1]!--;
+      }
+    }
+  }
   let best: { x0: number; x1: number; cover: number } | undefined;
   let open: { x0: number; x1: number; cover: number } | undefined;
-  for (let k = 1; k < cuts.length; k++) {
-    const piece = { x0: cuts[k - 1]!, x1: cuts[k]! };
-    const cover = spans.filter((row) => row.some((s) => overlaps(s, piece))).length;
-    open = open && open.cover === cover && open.x1 === piece.x0 ? { ...open, x1: piece.x1 } : { ...piece, cover };
+  let cover = 0;
+  for (let k = 0; k < pieces; k++) {
+    cover += diff[k]!;
+    open = open && open.cover === cover ? { ...open, x1: cuts[k + 1]! } : { x0: cuts[k]!, x1: cuts[k + 1]!, cover };
     if (!best || cover < best.cover || (cover === best.cover && open.x1 - open.x0 > best.x1 - best.x0)) best = { ...open };
   }
   return best ? { x0: best.x0, x1: best.x1 } : g;
+}
+
+/** The first index in [0, n) for which `past` holds (it holds from some index on), or n. */
+function firstIndex(n: number, past: (k: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (past(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 function overlaps(a: Interval, b: Interval): boolean {
