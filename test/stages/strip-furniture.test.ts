@@ -127,6 +127,9 @@ describe("page numbers without a second page", () => {
   it("takes a one-page document's page number at the foot of the page, not a footnote above it", () => {
     const footnote = line("1 Members who wish to join the scheme should contact the office", 80, 9);
     expect(removed([page(1, [footnote, line("Page 1/1", 40, 8)])])).toEqual([["Page 1/1"]]);
+    // Its label, with no neighbour to compare with, is the number of its "page" phrase.
+    expect(detectFurniture([page(1, [line("Facture n° 2022089083 - Page 1/1", 40, 8)])], options)[0]!.pageLabel).toBe("1");
+    expect(detectFurniture([page(1, [line("Formulario I-9 10/21/19 Página 2 de 3", 40, 8)])], options)[0]!.pageLabel).toBe("2");
     expect(removed([page(1, [line("ANNUAL REPORT 2021 63", 40, 7)])])).toEqual([["ANNUAL REPORT 2021 63"]]);
   });
 

@@ -14,7 +14,7 @@
  */
 import type { Line, PageRecord } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
-import { isPageNumberLine } from "./page-number-line.js";
+import { isPageNumberLine, PAGE_WORD, pagePhraseNumber } from "./page-number-line.js";
 
 export interface FurnitureOptions {
   /** Share of the page height, at the top and at the bottom of the text area, where furniture stands. */
@@ -194,8 +194,6 @@ function neighbourTexts(candidates: readonly Candidate[][], p: number, window: n
   return out;
 }
 
-const PAGE_WORDS = /^(page|seite|página|pagina|pág|pag|p|s|blatt|folio)\.?$/i;
-
 /**
  * The printed page number among a page's furniture: a number (or roman numeral) that differs
  * from the one in the same place on neighbouring pages, so "Annual Report 2025" gives no label
@@ -217,7 +215,9 @@ function pageLabel(lines: readonly Line[], neighbours: readonly string[]): strin
   for (const line of lines) {
     const words = line.text.replace(/[–—-]/g, " ").trim().split(/\s+/);
     const numbers = words.filter((w) => /^\d+$/.test(w) || ROMAN.test(w));
-    if (numbers.length === 1 && words.every((w) => numbers.includes(w) || PAGE_WORDS.test(w))) return numbers[0];
+    if (numbers.length === 1 && words.every((w) => numbers.includes(w) || PAGE_WORD.test(w))) return numbers[0];
+    const phrased = pagePhraseNumber(line.text);
+    if (phrased !== undefined) return phrased;
   }
   return undefined;
 }

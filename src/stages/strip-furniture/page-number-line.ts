@@ -8,7 +8,7 @@
  */
 
 /** Words for "page" in the languages of the documents pagestream reads. */
-const PAGE_WORD = /^(?:page|pages|p\.?|pp\.?|seite|s\.|página|pagina|pág\.?|pag\.?|blatt|folio|feuille|sida|side|strona|str\.?)$/i;
+export const PAGE_WORD = /^(?:page|pages|pp?|seite|s|página|pagina|pág|pag|blatt|folio|feuille|sida|strona|str)\.?$/i;
 
 /** "of" between a page number and the page count ("Page 2 of 3", "Página 2 de 3", "Seite 2 von 3"). */
 const OF_WORD = /^(?:of|de|von|sur|di|van|av|z|из)$/i;
@@ -53,27 +53,38 @@ export function isPageNumberLine(text: string, fontSize: number, bodySize: numbe
   const words = tokens.filter((t) => !DECORATION.test(t));
   if (words.length === 1 && (NUMBER.test(words[0]!) || CHAPTER_PAGE.test(words[0]!) || PAGE_OF_COUNT.test(words[0]!))) return true;
   if (words.length === 0) return false;
-  if (pagePhraseAt(words, "end") || pagePhraseAt(words, "start")) return true;
+  if (pagePhraseAt(words, "end") !== undefined || pagePhraseAt(words, "start") !== undefined) return true;
   if (!(bodySize > 0 && fontSize <= SMALL_TYPE_RATIO * bodySize)) return false;
   // A running title is a few words and no sentence; a footnote ("1 Members who wish to…") is one.
   if (words.length > MAX_TITLE_WORDS || /[.!?:;]$/.test(words[words.length - 1]!)) return false;
   return edgePage(tokens[0]!) || edgePage(tokens[tokens.length - 1]!);
 }
 
-/** "Page 3", "Page 3 of 9", "Page 3/9", "p. 3" as the first or the last words. */
-function pagePhraseAt(words: readonly string[], end: "start" | "end"): boolean {
-  for (const length of [2, 4]) {
-    if (words.length < length) continue;
-    if (isPagePhrase(end === "start" ? words.slice(0, length) : words.slice(-length))) return true;
-  }
-  return false;
+/**
+ * The printed page number of a "page" phrase at either end of a line ("Facture 20220 - Page 1/1"
+ * gives "1", "Página 2 de 3" gives "2"), or undefined: the page label of a line that has no
+ * neighbour to compare with (furniture-detection.ts).
+ */
+export function pagePhraseNumber(text: string): string | undefined {
+  const words = text.normalize("NFKC").trim().split(/\s+/).filter((t) => t && !DECORATION.test(t));
+  return pagePhraseAt(words, "end") ?? pagePhraseAt(words, "start");
 }
 
-function isPagePhrase(part: readonly string[]): boolean {
+/** The number of a "Page 3", "Page 3 of 9", "Page 3/9" or "p. 3" as the first or the last words. */
+function pagePhraseAt(words: readonly string[], end: "start" | "end"): string | undefined {
+  for (const length of [2, 4]) {
+    if (words.length < length) continue;
+    const number = pagePhrase(end === "start" ? words.slice(0, length) : words.slice(-length));
+    if (number !== undefined) return number;
+  }
+  return undefined;
+}
+
+function pagePhrase(part: readonly string[]): string | undefined {
   const [word, number, of, count] = part;
-  if (!word || !PAGE_WORD.test(word) || !number) return false;
-  if (part.length === 2) return NUMBER.test(number) || PAGE_OF_COUNT.test(number);
-  return NUMBER.test(number) && OF_WORD.test(of!) && /^\d{1,4}$/.test(count!);
+  if (!word || !PAGE_WORD.test(word) || !number) return undefined;
+  if (part.length === 2) return NUMBER.test(number) ? number : PAGE_OF_COUNT.test(number) ? number.split("/")[0] : undefined;
+  return NUMBER.test(number) && OF_WORD.test(of!) && /^\d{1,4}$/.test(count!) ? number : undefined;
 }
 
 function edgePage(token: string): boolean {
