@@ -64,17 +64,12 @@ const NOT_BUNDLED = [
 // behind, and `npm pack` would ship them.
 await rm(join(root, "dist/chunks"), { recursive: true, force: true });
 
-await build({
+// What both entry points are built with.
+const common = {
   absWorkingDir: root,
-  entryPoints: { cli: "src/cli.ts" },
   outdir: "dist",
   bundle: true,
-  // Lazily imported modules (each command, each component) become chunks of their own, loaded
-  // when first imported: `--help` reads the command line's chunk, not the components'.
-  splitting: true,
-  chunkNames: "chunks/[name]-[hash]",
   platform: "node",
-  format: "esm",
   target: "node20.19",
   sourcemap: true,
   minifyWhitespace: true,
@@ -82,6 +77,16 @@ await build({
   logLevel: "warning",
   external: NOT_BUNDLED,
   plugins: [rxjsAsModules, zodEnglishOnly],
+};
+
+await build({
+  ...common,
+  entryPoints: { cli: "src/cli.ts" },
+  // Lazily imported modules (each command, each component) become chunks of their own, loaded
+  // when first imported: `--help` reads the command line's chunk, not the components'.
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  format: "esm",
   // Bundled CommonJS (commander) calls require() for node's own modules.
   banner: { js: 'import { createRequire as __pagestreamCreateRequire } from "node:module"; const require = __pagestreamCreateRequire(import.meta.url);' },
 });
@@ -91,20 +96,10 @@ await build({
 // module loader was ~0.09 s of it (Node 22+ keeps a CommonJS module's code in its compile cache
 // as well). Its `import.meta.url` (how pagestream finds its files and pdf.js) is the file's URL.
 await build({
-  absWorkingDir: root,
+  ...common,
   entryPoints: { "run/extraction-worker": "src/run/extraction-worker.ts" },
-  outdir: "dist",
   outExtension: { ".js": ".cjs" },
-  bundle: true,
-  platform: "node",
   format: "cjs",
-  target: "node20.19",
-  sourcemap: true,
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: "warning",
-  external: NOT_BUNDLED,
-  plugins: [rxjsAsModules, zodEnglishOnly],
   define: { "import.meta.url": "__importMetaUrl" },
   banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
