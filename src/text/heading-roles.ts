@@ -13,6 +13,7 @@
  *   the next H2, … H6.
  */
 import type { Line, Paragraph } from "../core/records.js";
+import { bodyFontSize } from "./text-geometry.js";
 
 /**
  * 12 pt headings over 11 pt body text (×1.09) are common in office documents, so the ratio sits
@@ -80,24 +81,6 @@ function structureRole(paragraph: Paragraph, lines: readonly Line[]): string | u
   const roles = new Set(lines.map((l) => l.role));
   const [only] = roles;
   return roles.size === 1 && only ? only : undefined;
-}
-
-/** The size most of a page's characters are set in: its body text. 0 for a page without lines. */
-export function bodyFontSize(lines: readonly Line[]): number {
-  const weight = new Map<number, number>();
-  for (const line of lines) {
-    const size = Math.round(line.fontSize * 10) / 10;
-    weight.set(size, (weight.get(size) ?? 0) + line.text.length);
-  }
-  let best = 0;
-  let bestWeight = -1;
-  for (const [size, w] of weight) {
-    if (w > bestWeight || (w === bestWeight && size < best)) {
-      best = size;
-      bestWeight = w;
-    }
-  }
-  return best;
 }
 
 /** Levels for heading sizes: the largest size is 1, each smaller distinct size one more, 6 at most. */

@@ -1,4 +1,5 @@
 /** Small measures shared by the stages that read page geometry. */
+import type { Line } from "../core/records.js";
 
 /** The median of the values (the mean of the two middle ones for an even count); 0 for none. */
 export function median(values: readonly number[]): number {
@@ -31,4 +32,22 @@ export function blankCodeLines(gap: number, pitch: number): number {
   const steps = gap / pitch;
   const k = Math.round(steps);
   return k >= 2 && k <= MAX_BLANK_CODE_LINES + 1 && Math.abs(steps - k) < 0.15 ? k - 1 : 0;
+}
+
+/** The size most of a page's characters are set in: its body text. 0 for a page without lines. */
+export function bodyFontSize(lines: readonly Line[]): number {
+  const weight = new Map<number, number>();
+  for (const line of lines) {
+    const size = Math.round(line.fontSize * 10) / 10;
+    weight.set(size, (weight.get(size) ?? 0) + line.text.length);
+  }
+  let best = 0;
+  let bestWeight = -1;
+  for (const [size, w] of weight) {
+    if (w > bestWeight || (w === bestWeight && size < best)) {
+      best = size;
+      bestWeight = w;
+    }
+  }
+  return best;
 }

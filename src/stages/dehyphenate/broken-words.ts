@@ -15,13 +15,13 @@ export interface BrokenWordOptions {
 }
 
 /** A line that ends in a word and a hyphen glued to it, or a soft hyphen. */
-const BROKEN_END = /([\p{L}\p{N}]+)([-\u2010\u2011\u00AD])$/u;
+export const BROKEN_END = /([\p{L}\p{N}]+)([-\u2010\u2011\u00AD])$/u;
 /** Justified text sometimes sets the break hyphen apart ("pre -"): joined only on evidence. */
 const SPACED_END = /(\p{L}+) [-\u2010\u2011]$/u;
 /** A line that ends in a letter: a word that goes on on the next line when the hyphen was lost. */
 const BARE_END = /(\p{L}+)$/u;
-const FIRST_CHUNK = /^(\S+)/u;
-const FIRST_WORD = /^[\p{L}\p{N}]+/u;
+export const FIRST_CHUNK = /^(\S+)/u;
+export const FIRST_WORD = /^[\p{L}\p{N}]+/u;
 
 interface Place {
   page: number;

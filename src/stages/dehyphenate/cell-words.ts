@@ -8,12 +8,8 @@
 import type { Dehyphenation, Line, PageRecord } from "../../core/records.js";
 import { joinCellLines } from "../../text/line-join.js";
 import { rerender } from "../../text/page-edit.js";
+import { BROKEN_END, FIRST_CHUNK, FIRST_WORD } from "./broken-words.js";
 import { decideHyphen, type WordEvidence } from "./hyphen-decision.js";
-
-/** A printed line of a cell that ends in a word and a hyphen glued to it, or a soft hyphen. */
-const BROKEN_END = /([\p{L}\p{N}]+)([-\u2010\u2011\u00AD])$/u;
-const FIRST_CHUNK = /^(\S+)/u;
-const FIRST_WORD = /^[\p{L}\p{N}]+/u;
 
 export function joinBrokenCellWords(page: PageRecord, evidence: WordEvidence): PageRecord {
   const joins: Dehyphenation[] = [];

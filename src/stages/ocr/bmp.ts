@@ -8,7 +8,7 @@
  * from stdin that is 8 % of all of Tesseract's instructions (valgrind: 16.90 → 15.57 billion,
  * the same TSV on every page of the OCR corpus).
  */
-import type { PageImage } from "./pgm.js";
+import { pixelsOf, type PageImage } from "./pgm.js";
 
 /** A rectangle of a page image, in its pixels. */
 export interface PixelBox {
@@ -25,7 +25,7 @@ const PALETTE = 256 * 4;
 /** The `box` of `page` as an 8-bit grey BMP file, marked with `dpi` (Tesseract is told it on its command line too). */
 export function greyBmp(page: PageImage, box: PixelBox, dpi: number): Buffer {
   const { left, top, width, height } = box;
-  const pixels = page.pgm.subarray(page.pgm.length - page.width * page.height);
+  const pixels = pixelsOf(page);
   const stride = (width + 3) & ~3;
   const start = FILE_HEADER + INFO_HEADER + PALETTE;
   const bmp = Buffer.alloc(start + stride * height);

@@ -6,7 +6,7 @@
  * back into the page's own pixels with the offset.
  */
 import type { PixelBox } from "./bmp.js";
-import type { PageImage } from "./pgm.js";
+import { pixelsOf, type PageImage } from "./pgm.js";
 
 /** Grey levels below this are ink. */
 const DARK = 128;
@@ -23,8 +23,7 @@ const WORTH_IT = 0.9;
 export function inkBox(page: PageImage): PixelBox {
   const { width, height } = page;
   const whole = { left: 0, top: 0, width, height };
-  const offset = page.pgm.length - width * height;
-  const pixels = page.pgm.subarray(offset);
+  const pixels = pixelsOf(page);
   // Each edge is found by walking in from it and stopping at the first row or column with ink,
   // so only the margins are read, not the whole page. Columns are read in bands a cache line or
   // so wide, row after row: one column at a time would touch a new cache line for every pixel.

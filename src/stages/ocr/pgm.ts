@@ -11,6 +11,11 @@ export interface PageImage {
   height: number;
 }
 
+/** The image's pixels, one byte each, row by row: the PGM file after its header. */
+export function pixelsOf(image: PageImage): Buffer {
+  return image.pgm.subarray(image.pgm.length - image.width * image.height);
+}
+
 /** A PGM file of `grey` (one byte per pixel, row by row). */
 export function encodePgm(grey: Uint8Array, width: number, height: number): PageImage {
   const header = Buffer.from(`P5\n${width} ${height}\n255\n`, "ascii");

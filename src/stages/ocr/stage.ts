@@ -97,7 +97,7 @@ async function ocrDocument(
     },
   );
 
-  const laid = new Map<number, { layout: OcrLayout; facts: OcrFacts; options: LayoutOptions }>();
+  const laid = new Map<number, { page: PageRecord; layout: OcrLayout; facts: OcrFacts; options: LayoutOptions }>();
   const failed: DocumentWarning[] = [];
   chosen.forEach((page, i) => {
     const reading = readings[i]!;
@@ -116,16 +116,14 @@ async function ocrDocument(
       ...confidenceOf(ocr.words, opts.low_confidence),
       skewDegrees: ocr.skewDegrees,
     };
-    laid.set(page.number, { layout: ocr, facts, options: layout });
+    laid.set(page.number, { page, layout: ocr, facts, options: layout });
   });
   // Like extraction, a sparse OCR page measures paragraph gaps with the document's line gap.
   const fallbackGap = documentLineGap([...laid.values()].map((l) => l.layout.lines));
-  const numbers = [...laid.keys()];
-  const pageOf = (number: number) => all.find((r): r is PageRecord => r.type === "page" && r.number === number)!;
   // OCR pages' headings are ranked among themselves: a size OCR guessed from word boxes does not
   // compare with a typeset page's.
-  const read = withHeadingRoles([...laid].map(([n, o]) => ocrPageRecord(pageOf(n), o.layout.lines, o.options, fallbackGap, o.facts)));
-  const byNumber = new Map(numbers.map((n, i) => [n, read[i]!]));
+  const read = withHeadingRoles([...laid.values()].map((o) => ocrPageRecord(o.page, o.layout.lines, o.options, fallbackGap, o.facts)));
+  const byNumber = new Map(read.map((page) => [page.number, page]));
   const out = all.map((record) => (record.type === "page" ? (byNumber.get(record.number) ?? record) : record));
   reportPages(context, pagesOf(out), [...laid.values()].map((l) => l.facts), failed, opts);
   return out;

@@ -13,7 +13,7 @@
  * PDF declares as /Artifact are furniture by declaration.
  */
 import type { Line, PageRecord } from "../../core/records.js";
-import { median } from "../../text/text-geometry.js";
+import { bodyFontSize, median } from "../../text/text-geometry.js";
 import { isPageNumberLine, PAGE_WORD, pagePhraseNumber } from "./page-number-line.js";
 
 export interface FurnitureOptions {
@@ -179,11 +179,6 @@ function outermost(c: Candidate, band: readonly Candidate[]): boolean {
 function baselineSteps(lines: readonly Line[]): number[] {
   const ys = lines.filter((l) => !l.offAxis).map((l) => l.y).sort((a, b) => b - a);
   return ys.slice(1).map((y, i) => ys[i]! - y).filter((g) => g > 0);
-}
-
-/** The size most of a page's text is set in (each line weighted by its length). */
-function bodyFontSize(lines: readonly Line[]): number {
-  return median(lines.filter((l) => !l.offAxis).flatMap((l) => Array<number>(Math.min(l.text.length, 200)).fill(l.fontSize)));
 }
 
 function neighbourTexts(candidates: readonly Candidate[][], p: number, window: number): string[] {
