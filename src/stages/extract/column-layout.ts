@@ -219,15 +219,21 @@ const BAND_EMS = 3;
 function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boolean }, depth = 0): (Gutter & { verdict: "columns" | "blocks" }) | undefined {
   let best: (Gutter & { verdict: "columns" | "blocks" }) | undefined;
   const tried = new Set<string>();
+  // Every row of a tall gutter grows the same strip: it is trimmed and judged once.
+  const grown = new Set<string>();
+  const minWidths = rows.map((row) => options.gutterRatio * 0.5 * Math.max(...row.fragments.map((f) => f.fontSize)));
   for (let r = 0; r < rows.length; r++) {
     const window = [...rows[r]!.fragments, ...(rows[r + 1]?.fragments ?? [])].sort((a, b) => a.x0 - b.x0);
     let reach = -Infinity;
     let size = 0;
     for (const f of window) {
       if (reach > -Infinity && f.x0 - reach > options.gutterRatio * Math.max(size, f.fontSize)) {
-        const candidate = trimRunEnds(rows, growGutter(rows, r, reach, f.x0, options));
-        const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
-        if (!tried.has(key)) {
+        const strip = growGutter(rows, r, reach, f.x0, minWidths);
+        const stripKey = `${strip.start}:${strip.end}:${strip.x0}:${strip.x1}`;
+        const candidate = grown.has(stripKey) ? undefined : trimRunEnds(rows, strip);
+        grown.add(stripKey);
+        const key = candidate && `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
+        if (candidate && key && !tried.has(key)) {
           tried.add(key);
           const verdict = judge(rows, candidate, options, depth);
           if (verdict === "uncertain") state.uncertain = true;
@@ -245,21 +251,23 @@ function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boo
   return best;
 }
 
-/** Extends a free strip up and down from row r while it stays wide enough to be a gutter. */
-function growGutter(rows: Row[], r: number, x0: number, x1: number, options: ColumnOptions): Gutter {
+/**
+ * Extends a free strip up and down from row r while it stays wide enough to be a gutter:
+ * `minWidths[i]` for row i (half a gutter in its largest type).
+ */
+function growGutter(rows: Row[], r: number, x0: number, x1: number, minWidths: readonly number[]): Gutter {
   let strip = { x0, x1 };
-  const minWidth = (row: Row) => options.gutterRatio * 0.5 * Math.max(...row.fragments.map((f) => f.fontSize));
   let start = r;
   let end = r + 1;
   for (let i = r + 1; i < rows.length; i++) {
     const next = narrow(strip, rows[i]!);
-    if (!next || next.x1 - next.x0 < minWidth(rows[i]!)) break;
+    if (!next || next.x1 - next.x0 < minWidths[i]!) break;
     strip = next;
     end = i + 1;
   }
   for (let i = r - 1; i >= 0; i--) {
     const next = narrow(strip, rows[i]!);
-    if (!next || next.x1 - next.x0 < minWidth(rows[i]!)) break;
+    if (!next || next.x1 - next.x0 < minWidths[i]!) break;
     strip = next;
     start = i;
   }
@@ -550,10 +558,15 @@ function flushRight(rows: readonly (readonly Fragment[])[]): boolean {
 /** Where the most of these starts lie within half an em of one another (the leftmost such place on a tie). */
 function leftEdge(starts: readonly number[], size: number): number {
   const tolerance = 0.5 * size;
+  const xs = [...starts].sort((a, b) => a - b);
   let best = { x: starts[0]!, n: -1 };
-  for (const x of [...starts].sort((a, b) => a - b)) {
-    const n = starts.filter((y) => Math.abs(y - x) <= tolerance).length;
-    if (n > best.n) best = { x, n };
+  // The starts within the tolerance of xs[i] are xs[lo..hi), a window that only moves right.
+  let lo = 0;
+  let hi = 0;
+  for (const x of xs) {
+    while (x - xs[lo]! > tolerance) lo++;
+    while (hi < xs.length && xs[hi]! - x <= tolerance) hi++;
+    if (hi - lo > best.n) best = { x, n: hi - lo };
   }
   return best.x;
 }
