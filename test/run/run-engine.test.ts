@@ -42,7 +42,7 @@ async function runWith(name: string, concurrency: number, reverse: boolean): Pro
     `concurrency: ${concurrency}\n` +
       `source: { type: ${SOURCE}, path: ../in, reverse: ${reverse}, read_log: reads.log }\n` +
       "stages: [{ type: extract }, { type: flag-scans }, { type: strip-furniture }, { type: dehyphenate }, { type: chunk, max_tokens: 128, overlap_tokens: 16 }]\n" +
-      "sinks:\n  - { type: jsonl, path: out/chunks.jsonl }\n  - { type: jsonl, records: pages, path: out/pages.jsonl }\n  - { type: sqlite, path: out/archive.sqlite }\n",
+      "sinks:\n  - { type: jsonl, path: out/chunks.jsonl }\n  - { type: jsonl, records: pages, path: out/pages.jsonl, include_lines: true }\n  - { type: sqlite, path: out/archive.sqlite }\n",
   );
   const r = spawnSync(process.execPath, [CLI, "run", "--progress", "never", "--log-level", "warn"], { cwd: dir, encoding: "utf8" });
   return { dir, status: r.status, stderr: r.stderr };
