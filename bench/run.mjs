@@ -368,9 +368,10 @@ if (raw?.selfSeconds != null && byId["pipeline-c1"].selfSeconds != null) {
 }
 if (profile) {
   notes.push(
-    `profile of pipeline-c1 (share of CPU samples): ` +
+    `profile of pipeline-c1's extraction worker (share of CPU samples): ` +
       profile.categories.map(([k, v]) => `${k} ${(v * 100).toFixed(1)} %`).join(", ") +
-      `; pagestream's heaviest: ${profile.topPagestream.map(([k, v]) => `${k} ${(v * 100).toFixed(1)} %`).join(", ")}.`,
+      `; pagestream's heaviest: ${profile.topPagestream.map(([k, v]) => `${k} ${(v * 100).toFixed(1)} %`).join(", ")}. ` +
+      `The run's own process (coordinator): ${profile.coordinator.busy_seconds} s busy of ${profile.coordinator.profiled_seconds} s (${profile.coordinator.categories.map(([k, v]) => `${k} ${(v * 100).toFixed(1)} %`).join(", ")}).`,
   );
 }
 if (!pdftotext) notes.push("pdftotext: not on PATH, row skipped.");
@@ -496,50 +497,71 @@ async function measured(cmd, args) {
 
 /**
  * Runs a CLI pipeline once under `node --cpu-prof` (not timed: the profiler slows it) and splits
- * its samples' self time by where the code lives.
+ * its samples' self time by where the code lives, for the extraction worker (which the command
+ * passes its profiler switches to) and for the run's own process (the coordinator) apart.
  */
 async function profilePipeline(m) {
   const dir = join(tmp, "profile");
   const yaml = join(tmp, "c1.yaml");
   const r = spawnSync(node, ["--cpu-prof", "--cpu-prof-dir", dir, cli, "run", yaml], { cwd: root, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`profiling ${m.id} failed: ${r.stderr}`);
-  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
-  const prof = JSON.parse(readFileSync(join(dir, file), "utf8"));
-  const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // Node names each file CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile.
+  const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
+  const isCoordinator = (f) => Number(f.split(".")[3]) === r.pid;
+  const worker = attributeSamples(files.filter((f) => !isCoordinator(f)).map((f) => JSON.parse(readFileSync(join(dir, f), "utf8"))));
+  const coordinator = attributeSamples(files.filter(isCoordinator).map((f) => JSON.parse(readFileSync(join(dir, f), "utf8"))));
+  const shares = (a, map, n) => [...map].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => [k, round(v / a.total, 4)]);
+  return {
+    pipeline: m.id,
+    profiled_seconds: round(worker.total / 1e6, 2),
+    categories: shares(worker, worker.byCategory, 10),
+    topPagestream: shares(worker, worker.byPagestreamFunction, 5),
+    coordinator: { profiled_seconds: round(coordinator.total / 1e6, 2), busy_seconds: round(coordinator.busy / 1e6, 2), categories: shares(coordinator, coordinator.byCategory, 6) },
+  };
+}
+
+/** The samples of CPU profiles by category and by pagestream function, in microseconds. */
+function attributeSamples(profiles) {
   const distUrl = pathToFileURL(build.dist).href;
   const byCategory = new Map();
   const byPagestreamFunction = new Map();
   let total = 0;
+  let busy = 0;
   const add = (map, key, v) => map.set(key, (map.get(key) ?? 0) + v);
-  prof.samples.forEach((id, i) => {
-    const dt = prof.timeDeltas[i] ?? 0;
-    total += dt;
-    // A sample belongs to pagestream when pagestream code is on its stack: its own functions and
-    // whatever they call synchronously (builtins, and pdf.js's global Array.prototype.push
-    // polyfill, whose source lives in pdf.mjs). pdf.js's parsing runs from its message
-    // handlers, with no pagestream frame on the stack.
-    for (let at = id; at !== undefined; at = parent.get(at)) {
-      const { url, functionName, lineNumber } = nodes.get(at).callFrame;
-      if (url.startsWith(distUrl)) {
-        add(byCategory, "pagestream (dist/, with what it calls)", dt);
-        add(byPagestreamFunction, `${functionName || "(anonymous)"} dist${url.slice(distUrl.length)}:${lineNumber + 1}`, dt);
-        return;
+  // On Node 20 pdf.js runs from dist/ as one script (src/stages/extract/pdfjs-script.ts): it is pdf.js, not pagestream.
+  const isPdfJs = (url) => url.includes("/node_modules/pdfjs-dist/") || url.endsWith("/pdfjs-script.cjs");
+  for (const prof of profiles) {
+    const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
+    const parent = new Map();
+    for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    prof.samples.forEach((id, i) => {
+      const dt = prof.timeDeltas[i] ?? 0;
+      total += dt;
+      const self = nodes.get(id).callFrame;
+      if (self.functionName !== "(idle)") busy += dt;
+      // A sample belongs to pagestream when pagestream code is on its stack: its own functions and
+      // whatever they call synchronously (builtins, and pdf.js's global Array.prototype.push
+      // polyfill). pdf.js's parsing runs from its message handlers, with no pagestream frame on the stack.
+      for (let at = id; at !== undefined; at = parent.get(at)) {
+        const { url, functionName, lineNumber } = nodes.get(at).callFrame;
+        if (url.startsWith(distUrl) && !isPdfJs(url)) {
+          add(byCategory, "pagestream (dist/, with what it calls)", dt);
+          add(byPagestreamFunction, `${functionName || "(anonymous)"} dist${url.slice(distUrl.length)}:${lineNumber + 1}`, dt);
+          return;
+        }
       }
-    }
-    const { url, functionName } = nodes.get(id).callFrame;
-    let category;
-    if (url.includes("/node_modules/pdfjs-dist/")) category = "pdf.js";
-    else if (url.includes("/node_modules/")) category = "other dependencies";
-    else if (url.startsWith("node:")) category = "node internals";
-    else if (functionName === "(garbage collector)") category = "GC";
-    else if (functionName === "(idle)" || functionName === "(program)") category = "idle/program";
-    else category = "V8 builtins (called from pdf.js or node)";
-    add(byCategory, category, dt);
-  });
-  const shares = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => [k, round(v / total, 4)]);
-  return { pipeline: m.id, profiled_seconds: round(total / 1e6, 2), categories: shares(byCategory, 10), topPagestream: shares(byPagestreamFunction, 5) };
+      const { url, functionName } = self;
+      let category;
+      if (isPdfJs(url)) category = "pdf.js";
+      else if (url.includes("/node_modules/")) category = "other dependencies";
+      else if (url.startsWith("node:")) category = "node internals";
+      else if (functionName === "(garbage collector)") category = "GC";
+      else if (functionName === "(idle)" || functionName === "(program)") category = "idle/program";
+      else category = "V8 builtins (called from pdf.js or node)";
+      add(byCategory, category, dt);
+    });
+  }
+  return { byCategory, byPagestreamFunction, total, busy };
 }
 
 /** A node script that prints `pages N chars N seconds S pages_per_s P` (raw-pdfjs.mjs and process-document.mjs). */
