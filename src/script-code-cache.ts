@@ -23,10 +23,11 @@
  * sees half a file), and carries a checksum of its bytes, since V8 only checks a cache's header
  * (sound bytecode for the wrong code would be run as it is). Node's own switches apply:
  * `NODE_DISABLE_COMPILE_CACHE` turns it off, `NODE_COMPILE_CACHE` names the folder (default:
- * pagestream in the user's cache folder, ~/.cache or $XDG_CACHE_HOME).
+ * pagestream in the user's cache folder, ~/.cache or $XDG_CACHE_HOME). A file no start has read
+ * for 30 days (an older pagestream's, Node's) is removed when another is written.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import vm from "node:vm";
@@ -83,6 +84,17 @@ function codeCacheFile(source: string): string | undefined {
   return join(folder, `script-${key}-node${process.version}-${process.arch}.v8cache`);
 }
 
+/** A cache file of this module's (another pagestream, Node or flag set writes one of its own). */
+const CACHE_FILE = /^script-[0-9a-f]{16}-node.+\.v8cache(?:\.\d+\.partial)?$/u;
+
+/**
+ * A cache file nobody has read for this long is removed when another is written: each pagestream
+ * upgrade, Node version or worker heap size leaves one of ~2 MB behind. A file that is read is
+ * marked used (its mtime) at most once a day.
+ */
+const UNUSED_DAYS = 30;
+const DAY_MS = 24 * 3600 * 1000;
+
 function readCodeCache(file: string): Buffer | undefined {
   let bytes: Buffer;
   try {
@@ -92,7 +104,29 @@ function readCodeCache(file: string): Buffer | undefined {
   }
   const payload = bytes.subarray(CHECKSUM_BYTES);
   if (bytes.length <= CHECKSUM_BYTES || !createHash(CHECKSUM).update(payload).digest().equals(bytes.subarray(0, CHECKSUM_BYTES))) return undefined;
+  markUsed(file);
   return payload;
+}
+
+function markUsed(file: string): void {
+  try {
+    if (Date.now() - statSync(file).mtimeMs > DAY_MS) utimesSync(file, new Date(), new Date());
+  } catch {
+    // A cache folder that cannot be written: the file may be pruned one day and written again.
+  }
+}
+
+/** Removes the cache files (and leftover partial writes) in `folder` that have not been used for UNUSED_DAYS. */
+function pruneUnused(folder: string, keep: string): void {
+  try {
+    for (const name of readdirSync(folder)) {
+      const file = join(folder, name);
+      if (file === keep || !CACHE_FILE.test(name)) continue;
+      if (Date.now() - statSync(file).mtimeMs > UNUSED_DAYS * DAY_MS) rmSync(file, { force: true });
+    }
+  } catch {
+    // Pruning is housekeeping: a file gone meanwhile or a folder not ours to clean is left.
+  }
 }
 
 function writeCodeCache(file: string, script: vm.Script): void {
@@ -102,6 +136,7 @@ function writeCodeCache(file: string, script: vm.Script): void {
     mkdirSync(join(file, ".."), { recursive: true });
     writeFileSync(partial, Buffer.concat([createHash(CHECKSUM).update(payload).digest(), payload]));
     renameSync(partial, file);
+    pruneUnused(join(file, ".."), file);
   } catch {
     try {
       rmSync(partial, { force: true });

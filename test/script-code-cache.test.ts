@@ -3,7 +3,7 @@
  * earlier one saved, and a cache that is damaged, refused or cannot be written never stops the
  * script from running.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -35,6 +35,39 @@ describe("script code cache", () => {
     expect(await readdir(dir)).toHaveLength(1);
     const second = run(src);
     expect([second.result, second.fromCache]).toEqual([1000 + n + 90, true]);
+  });
+
+  it("removes, when it writes one, the cache files no start has read for 30 days, and only those", async () => {
+    const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+    const files = {
+      unused: "script-0123456789abcdef-nodev18.0.0-x64.v8cache",
+      partial: "script-0123456789abcdef-nodev18.0.0-x64.v8cache.4242.partial",
+      recent: "script-fedcba9876543210-nodev20.0.0-x64.v8cache",
+      notOurs: "v22.0.0-x64-compile-cache.bin",
+    };
+    for (const name of Object.values(files)) await writeFile(join(dir, name), "x");
+    for (const name of [files.unused, files.partial, files.notOurs]) await utimes(join(dir, name), old, old);
+    const src = source();
+    run(src);
+    saveCodeCaches();
+    const left = await readdir(dir);
+    expect(left).toEqual(expect.arrayContaining([files.recent, files.notOurs]));
+    expect(left).not.toContain(files.unused);
+    expect(left).not.toContain(files.partial);
+    expect(left).toHaveLength(3);
+  });
+
+  it("marks a cache file used when it is read, so that it is not removed while in use", async () => {
+    const src = source();
+    run(src);
+    saveCodeCaches();
+    const [name] = await readdir(dir);
+    const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+    await utimes(join(dir, name!), old, old);
+    expect(run(src).fromCache).toBe(true);
+    run(source());
+    saveCodeCaches(); // writes another file, and prunes
+    expect(await readdir(dir)).toContain(name);
   });
 
   it("runs from source when the cache file is damaged (a flipped byte, cut short, empty)", async () => {
