@@ -42,4 +42,25 @@ describe("text runs", () => {
     const ocr = orientRuns([item("Westmoor", [10, 0, 0, 10, 0, 0], 42), item("Tenants", [10, 0, 0, 10, 50, 0], 28)], mono);
     expect(ocr.body.some((r) => r.monospace)).toBe(false);
   });
+
+  it("does not take a proportional font that declares a fixed pitch for monospaced, from its lines' few percent of difference", () => {
+    const mono = { f1: { fontFamily: "monospace" } };
+    // Two lines of prose: 0.443 and 0.423 em a character on average (4.6 % apart).
+    const prose = orientRuns([item("x".repeat(90), [10, 0, 0, 10, 0, 0], 398.7), item("y".repeat(26), [10, 0, 0, 10, 0, -16], 110)], mono);
+    expect(prose.body.some((r) => r.monospace)).toBe(false);
+  });
+
+  it("weighs a font's runs over the document's pages, so one run alone on a later page is judged by the earlier ones", () => {
+    const mono = { f1: { fontFamily: "monospace" } };
+    const lone = () => [item("z".repeat(90), [10, 0, 0, 10, 0, 0], 398.7)];
+    // Alone, a single run cannot disagree with itself.
+    expect(orientRuns(lone(), mono).body[0]!.monospace).toBe(true);
+    const seen = new Map();
+    orientRuns([item("x".repeat(90), [10, 0, 0, 10, 0, 0], 398.7), item("y".repeat(26), [10, 0, 0, 10, 0, -16], 110)], mono, seen);
+    expect(orientRuns(lone(), mono, seen).body[0]!.monospace).toBeUndefined();
+    // A real fixed-pitch font keeps agreeing page after page.
+    const code = new Map();
+    orientRuns([item("abcdef", [10, 0, 0, 10, 0, 0], 36), item("ghi", [10, 0, 0, 10, 0, -12], 18)], mono, code);
+    expect(orientRuns([item("const x = 1;", [10, 0, 0, 10, 0, 0], 72)], mono, code).body[0]!.monospace).toBe(true);
+  });
 });

@@ -25,7 +25,7 @@ import { readStructureOrder, type StructTreeNode, type StructureOrder } from "./
 import { detectTables } from "./table-detection.js";
 import { taggedTableRows } from "./tagged-table.js";
 import { normalizeLineText, type NormalizationOptions } from "./text-normalization.js";
-import { orientRuns, type PdfFontStyles } from "./text-runs.js";
+import { orientRuns, type FontCells, type PdfFontStyles } from "./text-runs.js";
 
 /** `auto` follows a tagged page's structure tree when it claims most of the page; the others force one path. */
 export type ReadingOrder = "auto" | "structure" | "geometry";
@@ -76,8 +76,10 @@ export function layoutLines(
   structTree: StructTreeNode | null | undefined,
   options: LayoutOptions,
   frame?: PageFrame,
+  /** The document's fixed-pitch evidence from the pages before (text-runs.ts); this page's is added. */
+  fontCells?: FontCells,
 ): PageLines {
-  const { body, offAxis, stretchedFixedPitch } = orientRuns(markItems(items), styles);
+  const { body, offAxis, stretchedFixedPitch } = orientRuns(markItems(items), styles, fontCells);
   const facts = { chars: countChars([...body, ...offAxis.flat()]), ocrSuspect: stretchedFixedPitch };
   const tail = offAxis.map((group) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true }))));
   const geometric = (reason: string, untaggedGlyphs: number): PageLines => {

@@ -9,7 +9,7 @@ import { withHeadingRoles } from "../../text/heading-roles.js";
 import type { StructTreeNode } from "./structure-order.js";
 import { probePage, type PageProbe } from "./page-probe.js";
 import { openPdf } from "./pdfjs-loader.js";
-import type { PdfFontStyles } from "./text-runs.js";
+import type { FontCells, PdfFontStyles } from "./text-runs.js";
 import { formItems, type PdfAnnotation } from "./form-fields.js";
 import { renameFonts, type FontNames } from "./font-names.js";
 import type { TextItem } from "pdfjs-dist/types/src/display/api.js";
@@ -151,10 +151,10 @@ async function* extractPages(
     // Lines first, page by page; paragraphs once every page is read, so that a page with too
     // few lines to measure its own line gap can use the document's.
     const read: { number: number; page?: ReadPage; error?: string }[] = [];
-    const fontNames: FontNames = new Map();
+    const fonts: DocumentFonts = { names: new Map(), cells: new Map() };
     for (const number of numbers) {
       try {
-        read.push({ number, page: await readPage(pdf, number, layout, fontNames) });
+        read.push({ number, page: await readPage(pdf, number, layout, fonts) });
         context.pagesRead?.(read.length);
       } catch (err) {
         // One unreadable page (a cycle in its resources, runaway nesting) must not cost the
@@ -190,8 +190,14 @@ interface ReadPage {
  */
 const SPARSE_PAGE_CHARS = 12;
 
-/** Reads and lays out a page; called page after page, in order (the document's fonts are named in it). */
-async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions, fontNames: FontNames): Promise<ReadPage> {
+/** What the pages of a document learn about its fonts, in page order: their names in records, which are fixed-pitch. */
+interface DocumentFonts {
+  names: FontNames;
+  cells: FontCells;
+}
+
+/** Reads and lays out a page; called page after page, in order. */
+async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions, fonts: DocumentFonts): Promise<ReadPage> {
   const page = await pdf.getPage(number);
   try {
     const viewport = page.getViewport({ scale: 1 });
@@ -202,8 +208,8 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions,
     // The structure tree is only fetched for pages that mark content with MCIDs.
     const tagged = layout.readingOrder !== "geometry" && items.some((it) => "id" in it && it.id);
     const tree = tagged ? ((await page.getStructTree().catch(() => null)) as StructTreeNode | null) : null;
-    const lines = layoutLines(items, content.styles as PdfFontStyles, tree, layout, { width: viewport.width, height: viewport.height });
-    renameFonts(lines.sections, fontNames);
+    const lines = layoutLines(items, content.styles as PdfFontStyles, tree, layout, { width: viewport.width, height: viewport.height }, fonts.cells);
+    renameFonts(lines.sections, fonts.names);
     const probe = lines.chars < SPARSE_PAGE_CHARS || lines.ocrSuspect ? await probePage(page).catch(() => undefined) : undefined;
     return { lines, width: viewport.width, height: viewport.height, rotation: page.rotate, ...(probe ? { probe } : {}) };
   } finally {

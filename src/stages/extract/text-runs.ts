@@ -52,7 +52,14 @@ interface Oriented {
   spaceBefore: boolean;
 }
 
-export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles = {}): OrientedRuns {
+/**
+ * The character cells (ems a character) seen so far of each font that declares a fixed pitch,
+ * by pdf.js font name: kept over a document's pages (stage.ts), so that a font whose runs
+ * disagreed on one page is not taken for fixed-pitch on a page where it has a single run.
+ */
+export type FontCells = Map<string, { min: number; max: number; sum: number; count: number }>;
+
+export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles = {}, seenCells: FontCells = new Map()): OrientedRuns {
   const oriented: Oriented[] = [];
   let spaceBefore = false;
   for (const item of items) {
@@ -84,7 +91,7 @@ export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles 
   groups.sort((g, h) => h.chars - g.chars);
   const [bodyGroup, ...others] = groups;
   if (!bodyGroup) return { angle: 0, body: [], offAxis: [], stretchedFixedPitch: false };
-  const monospaced = monospacedFonts(oriented, styles);
+  const monospaced = monospacedFonts(oriented, styles, seenCells);
   const stretchedFixedPitch = oriented.some((o) => styles[o.item.fontName]?.fontFamily === "monospace" && !monospaced.has(o.item.fontName));
   const frame = (g: (typeof groups)[number]) => {
     const angle = weightedMedianAngle(g.members);
@@ -119,21 +126,37 @@ function weightedMedianAngle(members: readonly Oriented[]): number {
  * pitch, but OCR layers use a "glyphless" fixed-pitch font stretched word by word, which must
  * read as prose: a font counts as monospaced only when its character cells agree.
  */
-function monospacedFonts(oriented: readonly Oriented[], styles: PdfFontStyles): Set<string> {
-  const cells = new Map<string, number[]>();
+/**
+ * Share of the mean character cell the runs of a fixed-pitch font may differ by. Real fixed-pitch
+ * cells differ by rounding only; a glyphless OCR font stretched word by word, far more; and so do
+ * the lines of a proportional font that declares a fixed pitch, by a few percent (each line's
+ * average letter: a list's bullet font, in one document, set whole lines).
+ */
+const CELL_TOLERANCE = 0.01;
+
+/**
+ * Fonts whose runs really are set on a fixed grid. pdf.js flags fonts that declare a fixed
+ * pitch, but OCR layers use a "glyphless" fixed-pitch font stretched word by word, which must
+ * read as prose: a font counts as monospaced only when its character cells agree, on this page
+ * and the document's pages before it (`seen`, which this adds the page's runs to).
+ */
+function monospacedFonts(oriented: readonly Oriented[], styles: PdfFontStyles, seen: FontCells): Set<string> {
+  const onPage = new Set<string>();
   for (const o of oriented) {
     if (styles[o.item.fontName]?.fontFamily !== "monospace") continue;
     const chars = [...o.item.str].length;
     if (chars < 3) continue;
-    const list = cells.get(o.item.fontName) ?? [];
-    list.push(Math.abs(o.item.width) / chars / o.fontSize);
-    cells.set(o.item.fontName, list);
+    const cell = Math.abs(o.item.width) / chars / o.fontSize;
+    const cells = seen.get(o.item.fontName);
+    if (cells) Object.assign(cells, { min: Math.min(cells.min, cell), max: Math.max(cells.max, cell), sum: cells.sum + cell, count: cells.count + 1 });
+    else seen.set(o.item.fontName, { min: cell, max: cell, sum: cell, count: 1 });
+    onPage.add(o.item.fontName);
   }
   const fonts = new Set<string>();
-  for (const [font, list] of cells) {
-    const mean = list.reduce((a, b) => a + b, 0) / list.length;
-    // 5 %: real fixed-pitch cells differ by rounding only; a glyphless OCR font stretched word by word, far more.
-    if (list.every((c) => Math.abs(c - mean) <= 0.05 * mean)) fonts.add(font);
+  for (const font of onPage) {
+    const { min, max, sum, count } = seen.get(font)!;
+    const mean = sum / count;
+    if (max - mean <= CELL_TOLERANCE * mean && mean - min <= CELL_TOLERANCE * mean) fonts.add(font);
   }
   return fonts;
 }
