@@ -109,10 +109,10 @@ describe("running headers and footers", () => {
 
 describe("page numbers without a second page", () => {
   it("recognises a printed page number by its text", () => {
-    for (const text of ["15", "－ 15 －", "- 7 -", "xii", "1.9", "2/3", "Page 4", "Facture n° 2022089083 - Page 1/1", "Formulario I-9 10/21/19 Página 2 de 3", "Seite 3 von 12"]) {
+    for (const text of ["15", "－ 15 －", "- 7 -", "xii", "XIV", "1.9", "2/3", "Page 4", "Facture n° 2022089083 - Page 1/1", "Formulario I-9 10/21/19 Página 2 de 3", "Seite 3 von 12"]) {
       expect(isPageNumberLine(text, 9, 10), text).toBe(true);
     }
-    for (const text of ["Total 189,00 €", "Annual Report 2025", "Berlin, 12 March 2026", "Page layout and design", "See page 4 for details."]) {
+    for (const text of ["Total 189,00 €", "Annual Report 2025", "Berlin, 12 March 2026", "Page layout and design", "See page 4 for details.", "civil", "MILD", "Page dim"]) {
       expect(isPageNumberLine(text, 9, 10), text).toBe(false);
     }
   });

@@ -219,6 +219,16 @@ const BAND_EMS = 3;
 function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boolean }, depth = 0): (Gutter & { verdict: "columns" | "blocks" }) | undefined {
   let best: (Gutter & { verdict: "columns" | "blocks" }) | undefined;
   const tried = new Set<string>();
+  const consider = (candidate: Gutter) => {
+    const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
+    if (tried.has(key)) return;
+    tried.add(key);
+    const verdict = judge(rows, candidate, options, depth);
+    if (verdict === "uncertain") state.uncertain = true;
+    // Columns of text before blocks; the tallest run of either.
+    const better = !best || (verdict === "columns" && best.verdict === "blocks") || (verdict === best.verdict && candidate.end - candidate.start > best.end - best.start);
+    if ((verdict === "columns" || verdict === "blocks") && better) best = { ...candidate, verdict };
+  };
   // Every row of a tall gutter grows the same strip: it is trimmed and judged once.
   const grown = new Set<string>();
   const minWidths = rows.map((row) => options.gutterRatio * 0.5 * Math.max(...row.fragments.map((f) => f.fontSize)));
@@ -230,16 +240,9 @@ function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boo
       if (reach > -Infinity && f.x0 - reach > options.gutterRatio * Math.max(size, f.fontSize)) {
         const strip = growGutter(rows, r, reach, f.x0, minWidths);
         const stripKey = `${strip.start}:${strip.end}:${strip.x0}:${strip.x1}`;
-        const candidate = grown.has(stripKey) ? undefined : trimRunEnds(rows, strip);
-        grown.add(stripKey);
-        const key = candidate && `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
-        if (candidate && key && !tried.has(key)) {
-          tried.add(key);
-          const verdict = judge(rows, candidate, options, depth);
-          if (verdict === "uncertain") state.uncertain = true;
-          // Columns of text before blocks; the tallest run of either.
-          const better = !best || (verdict === "columns" && best.verdict === "blocks") || (verdict === best.verdict && candidate.end - candidate.start > best.end - best.start);
-          if ((verdict === "columns" || verdict === "blocks") && better) best = { ...candidate, verdict };
+        if (!grown.has(stripKey)) {
+          grown.add(stripKey);
+          consider(trimRunEnds(rows, strip));
         }
       }
       if (f.x1 > reach) {

@@ -122,11 +122,6 @@ function weightedMedianAngle(members: readonly Oriented[]): number {
 }
 
 /**
- * Fonts whose runs really are set on a fixed grid. pdf.js flags fonts that declare a fixed
- * pitch, but OCR layers use a "glyphless" fixed-pitch font stretched word by word, which must
- * read as prose: a font counts as monospaced only when its character cells agree.
- */
-/**
  * Share of the mean character cell the runs of a fixed-pitch font may differ by. Real fixed-pitch
  * cells differ by rounding only; a glyphless OCR font stretched word by word, far more; and so do
  * the lines of a proportional font that declares a fixed pitch, by a few percent (each line's
@@ -147,9 +142,12 @@ function monospacedFonts(oriented: readonly Oriented[], styles: PdfFontStyles, s
     const chars = [...o.item.str].length;
     if (chars < 3) continue;
     const cell = Math.abs(o.item.width) / chars / o.fontSize;
-    const cells = seen.get(o.item.fontName);
-    if (cells) Object.assign(cells, { min: Math.min(cells.min, cell), max: Math.max(cells.max, cell), sum: cells.sum + cell, count: cells.count + 1 });
-    else seen.set(o.item.fontName, { min: cell, max: cell, sum: cell, count: 1 });
+    const cells = seen.get(o.item.fontName) ?? { min: cell, max: cell, sum: 0, count: 0 };
+    cells.min = Math.min(cells.min, cell);
+    cells.max = Math.max(cells.max, cell);
+    cells.sum += cell;
+    cells.count++;
+    seen.set(o.item.fontName, cells);
     onPage.add(o.item.fontName);
   }
   const fonts = new Set<string>();

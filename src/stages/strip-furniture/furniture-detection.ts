@@ -14,7 +14,7 @@
  */
 import type { Line, PageRecord } from "../../core/records.js";
 import { bodyFontSize, median } from "../../text/text-geometry.js";
-import { isPageNumberLine, PAGE_WORD, pagePhraseNumber } from "./page-number-line.js";
+import { isPageNumberLine, PAGE_WORD, pagePhraseNumber, ROMAN } from "./page-number-line.js";
 
 export interface FurnitureOptions {
   /** Share of the page height, at the top and at the bottom of the text area, where furniture stands. */
@@ -48,8 +48,6 @@ interface Candidate {
   /** The line was read by OCR: its font size is an estimate from word boxes, not the PDF's. */
   ocr: boolean;
 }
-
-const ROMAN = /^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$/i;
 
 /**
  * The text a repeat is recognised by: digits and roman numerals stand for any number, and word

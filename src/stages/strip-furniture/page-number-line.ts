@@ -16,8 +16,11 @@ const OF_WORD = /^(?:of|de|von|sur|di|van|av|z|из)$/i;
 /** Marks set around or beside a page number: "- 7 -", "[7]", "74 |", "• 7". */
 const DECORATION = /^[-–—|•·[\]()]+$/;
 
-/** A page number: digits, or a roman numeral in one case. Four digits at most. */
-const NUMBER = /^(?:\d{1,4}|[ivxlcdm]{1,7}|[IVXLCDM]{1,7})$/;
+/** A roman numeral, well formed: "xii", "XIV", never a word made of their letters ("civil", "mild"). */
+export const ROMAN = /^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$/i;
+
+/** A page number: four digits at most, or a roman numeral. */
+const isNumber = (token: string) => /^\d{1,4}$/.test(token) || ROMAN.test(token);
 
 /** A chapter-relative page number standing alone ("1.9", "3-12", "A-4"). */
 const CHAPTER_PAGE = /^(?:\d{1,2}|[A-Z])[.\-–]\d{1,3}$/;
@@ -51,7 +54,7 @@ export function isPageNumberLine(text: string, fontSize: number, bodySize: numbe
   const tokens = text.normalize("NFKC").trim().split(/\s+/).filter(Boolean);
   if (tokens.length === 0) return false;
   const words = tokens.filter((t) => !DECORATION.test(t));
-  if (words.length === 1 && (NUMBER.test(words[0]!) || CHAPTER_PAGE.test(words[0]!) || PAGE_OF_COUNT.test(words[0]!))) return true;
+  if (words.length === 1 && (isNumber(words[0]!) || CHAPTER_PAGE.test(words[0]!) || PAGE_OF_COUNT.test(words[0]!))) return true;
   if (words.length === 0) return false;
   if (pagePhraseAt(words, "end") !== undefined || pagePhraseAt(words, "start") !== undefined) return true;
   if (!(bodySize > 0 && fontSize <= SMALL_TYPE_RATIO * bodySize)) return false;
@@ -83,8 +86,8 @@ function pagePhraseAt(words: readonly string[], end: "start" | "end"): string | 
 function pagePhrase(part: readonly string[]): string | undefined {
   const [word, number, of, count] = part;
   if (!word || !PAGE_WORD.test(word) || !number) return undefined;
-  if (part.length === 2) return NUMBER.test(number) ? number : PAGE_OF_COUNT.test(number) ? number.split("/")[0] : undefined;
-  return NUMBER.test(number) && OF_WORD.test(of!) && /^\d{1,4}$/.test(count!) ? number : undefined;
+  if (part.length === 2) return isNumber(number) ? number : PAGE_OF_COUNT.test(number) ? number.split("/")[0] : undefined;
+  return isNumber(number) && OF_WORD.test(of!) && /^\d{1,4}$/.test(count!) ? number : undefined;
 }
 
 function edgePage(token: string): boolean {
