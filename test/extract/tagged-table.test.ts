@@ -37,4 +37,13 @@ describe("tagged tables", () => {
     const order = readStructureOrder({ role: "Root", children: [el("Table", el("TR", el("TD", content("a")), el("TD"), el("TD", content("b"))))] })!;
     expect(taggedTableRows(runs, order, options)[0]!.text).toBe("EMEA\t\t455");
   });
+
+  it("keeps a wrapped cell's printed lines in its cell, as untagged tables do, and joins a broken word without a space", () => {
+    // "Filetes y demás car-" over "nes de pescado", one TD; the value beside it.
+    const runs = [run("a", "Filetes y demás car-", 72, 700), run("b", "nes de pescado", 72, 688), run("v", "1.240", 300, 700)];
+    const order = readStructureOrder({ role: "Root", children: [el("Table", el("TR", el("TD", content("a"), content("b")), el("TD", content("v"))))] })!;
+    const [row] = taggedTableRows(runs, order, options);
+    expect(row!.cells).toEqual(["Filetes y demás car-\nnes de pescado", "1.240"]);
+    expect(row!.text).toBe("Filetes y demás car-nes de pescado\t1.240");
+  });
 });

@@ -15,12 +15,15 @@ import { isRightToLeft } from "./reading-direction.js";
 import type { StructureOrder } from "./structure-order.js";
 import { isNumber } from "./table-columns.js";
 import { normalizeLineText } from "./text-normalization.js";
+import { joinCellLines } from "../../text/line-join.js";
 
 /** A dash this close (ems) to the numbers on both sides of it joins them into a range: a word space is a quarter of an em. */
 const RANGE_GAP_EMS = 0.5;
 
 interface Cell {
   runs: TextRun[];
+  /** Its printed lines, top first (as untagged tables keep them in `Line.cells`, for the dehyphenate stage). */
+  lines: string[];
   text: string;
   /** Where the cell stands; an empty cell takes its place from the cell before it in the tree. */
   x: number;
@@ -34,7 +37,9 @@ export function taggedTableRows(runs: readonly TextRun[], order: StructureOrder,
     if (!cell) continue;
     table = cell.table;
     const key = `${cell.row}:${cell.column}`;
-    byCell.set(key, [...(byCell.get(key) ?? []), run]);
+    const cellRuns = byCell.get(key) ?? [];
+    cellRuns.push(run);
+    byCell.set(key, cellRuns);
   }
   const shape = order.tables.get(table) ?? [];
   const rightToLeft = isRightToLeft(runs.map((r) => r.text).join(" "));
@@ -44,25 +49,25 @@ export function taggedTableRows(runs: readonly TextRun[], order: StructureOrder,
     for (let column = 0; column < columns; column++) {
       const cellRuns = byCell.get(`${row}:${column}`) ?? [];
       const x = cellRuns.length ? Math.min(...cellRuns.map((r) => r.x)) : (cells[cells.length - 1]?.x ?? -Infinity);
-      cells.push({ runs: cellRuns, text: cellText(cellRuns, options), x });
+      const lines = cellLines(cellRuns, options);
+      cells.push({ runs: cellRuns, lines, text: joinCellLines(lines), x });
     }
     const rowRuns = cells.flatMap((c) => c.runs);
     if (rowRuns.length === 0) return;
     // A stable sort: cells the page does not tell apart (empty ones) keep the tree's order.
     const placed = cells.map((c, k) => ({ c, k })).sort((a, b) => (rightToLeft ? b.c.x - a.c.x : a.c.x - b.c.x) || a.k - b.k).map(({ c }) => c);
-    const texts = joinRanges(placed).map((c) => c.text);
+    const joined = joinRanges(placed);
     const [line] = groupLines(rowRuns, { ...options, lineTolerance: Infinity });
-    lines.push({ ...line!, text: texts.join("\t"), cells: texts, role: "TR" });
+    lines.push({ ...line!, text: joined.map((c) => c.text).join("\t"), cells: joined.map((c) => c.lines.join("\n")), role: "TR" });
   });
   return lines;
 }
 
-/** A cell's text: its printed lines, each normalised, joined by a space. */
-function cellText(runs: readonly TextRun[], options: LayoutOptions): string {
+/** A cell's printed lines, each normalised (joined as untagged cells are, `joinCellLines`). */
+function cellLines(runs: readonly TextRun[], options: LayoutOptions): string[] {
   return groupLines(runs, options)
     .map((l) => normalizeLineText(l.text, options).trim())
-    .filter(Boolean)
-    .join(" ");
+    .filter(Boolean);
 }
 
 /** Number, lone dash, number, each a word space or less from the next: one cell, "1.35 - 1.42". */
@@ -71,7 +76,8 @@ function joinRanges(cells: readonly Cell[]): Cell[] {
   for (let k = 0; k < cells.length; k++) {
     const [from, dash, to] = [cells[k]!, cells[k + 1], cells[k + 2]];
     if (dash && to && isRange(from, dash, to)) {
-      out.push({ runs: [...from.runs, ...dash.runs, ...to.runs], text: `${from.text} ${dash.text} ${to.text}`, x: from.x });
+      const text = `${from.text} ${dash.text} ${to.text}`;
+      out.push({ runs: [...from.runs, ...dash.runs, ...to.runs], lines: [text], text, x: from.x });
       k += 2;
       continue;
     }
