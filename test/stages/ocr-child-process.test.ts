@@ -3,12 +3,12 @@
  * SIGKILL when its document runs over its time or memory, and cannot clean up after itself.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { ChildTimeoutError, findExecutable, runChild } from "../../src/stages/ocr/child-process.js";
+import { ChildTimeoutError, findExecutable, runChild, startChild } from "../../src/stages/ocr/child-process.js";
+import { markedProcesses, markerEnv, newMarker, until } from "../helpers/marked-processes.js";
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -30,22 +30,6 @@ function longPage(): Buffer {
   return Buffer.concat([Buffer.from(`P5\n${w} ${Number(h) * 4}\n255\n`), pixels, pixels, pixels, pixels]);
 }
 
-/** Pids and states of `program` processes whose environment holds `marker`. */
-function processes(program: string, marker: string): { pid: number; state: string }[] {
-  const found: { pid: number; state: string }[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== program) continue;
-      if (!readFileSync(`/proc/${entry}/environ`, "utf8").split("\0").includes(marker)) continue;
-      found.push({ pid: Number(entry), state: /^\d+ \(.*\) (\S)/.exec(readFileSync(`/proc/${entry}/stat`, "utf8"))![1]! });
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
-
 /** Bytes the process has read so far (/proc/PID/io rchar). */
 function bytesRead(pid: number): number {
   try {
@@ -55,15 +39,9 @@ function bytesRead(pid: number): number {
   }
 }
 
-const until = async (condition: () => boolean, ms: number) => {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (condition()) return true;
-  return condition();
-};
-
 describe("OCR child processes", () => {
   /** Starts `program args` through runChild in a process of its own, and returns that process. */
   function parentOf(executable: string, args: string[], marker: string, input?: Buffer) {
-    const [name, value] = [marker.slice(0, marker.indexOf("=")), marker.slice(marker.indexOf("=") + 1)];
     const script = `
       const { runChild } = await import(${JSON.stringify(pathToFileURL(resolve("dist/stages/ocr/child-process.js")).href)});
       const chunks = [];
@@ -71,31 +49,31 @@ describe("OCR child processes", () => {
       runChild(${JSON.stringify(executable)}, ${JSON.stringify(args)}, { input: Buffer.concat(chunks), timeoutMs: 600000, env: { OMP_THREAD_LIMIT: "1" } }).catch(() => {});
       setInterval(() => {}, 1000);
     `;
-    const parent = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, [name]: value }, stdio: ["pipe", "ignore", "inherit"] });
+    const parent = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, ...markerEnv(marker) }, stdio: ["pipe", "ignore", "inherit"] });
     parent.stdin.end(input ?? Buffer.alloc(0));
     return parent;
   }
 
   it("a child dies with the process that started it when that process is SIGKILLed (sleep 60)", async () => {
-    const marker = `PAGESTREAM_OCR_CHILD_TEST=${randomUUID()}`;
+    const marker = newMarker("PAGESTREAM_OCR_CHILD_TEST");
     const parent = parentOf(findExecutable("sleep")!, ["60"], marker);
-    expect(await until(() => processes("sleep", marker).length === 1, 10_000), "sleep never started").toBe(true);
+    expect(await until(() => markedProcesses("sleep", marker).length === 1, 10_000), "sleep never started").toBe(true);
     parent.kill("SIGKILL");
-    expect(await until(() => processes("sleep", marker).length === 0, 2_000), "sleep outlived its parent").toBe(true);
+    expect(await until(() => markedProcesses("sleep", marker).length === 0, 2_000), "sleep outlived its parent").toBe(true);
   });
 
   it("a Tesseract in the middle of recognising a page dies with the process that started it", async () => {
-    const marker = `PAGESTREAM_OCR_CHILD_TEST=${randomUUID()}`;
+    const marker = newMarker("PAGESTREAM_OCR_CHILD_TEST");
     const image = longPage();
     const parent = parentOf(tesseract, ["stdin", "stdout", "--dpi", "600", "tsv"], marker, image);
     // It has read its whole input (a parent dying before would end it with a truncated image):
     // many seconds of recognition are ahead of it.
-    const readAll = () => processes("tesseract", marker).some((t) => bytesRead(t.pid) >= image.length);
+    const readAll = () => markedProcesses("tesseract", marker).some((t) => bytesRead(t.pid) >= image.length);
     expect(await until(readAll, 60_000), "tesseract never read its page").toBe(true);
     await new Promise((r) => setTimeout(r, 500));
-    expect(processes("tesseract", marker)).toHaveLength(1);
+    expect(markedProcesses("tesseract", marker)).toHaveLength(1);
     parent.kill("SIGKILL");
-    expect(await until(() => processes("tesseract", marker).length === 0, 2_000), "tesseract outlived its parent").toBe(true);
+    expect(await until(() => markedProcesses("tesseract", marker).length === 0, 2_000), "tesseract outlived its parent").toBe(true);
   });
 
   it("a child past its time budget is killed and reported as such", async () => {
@@ -104,5 +82,22 @@ describe("OCR child processes", () => {
 
   it("a child that fails says why, with the end of its stderr", async () => {
     await expect(runChild(tesseract, ["stdin", "stdout", "tsv"], { input: Buffer.from("not an image"), timeoutMs: 30_000 })).rejects.toThrow(/^tesseract failed \(exit \d+\): .+/);
+  });
+
+  it("a child started ahead of its input waits for it, and its time budget starts when the input is given", async () => {
+    const child = startChild(findExecutable("cat")!, []);
+    await new Promise((r) => setTimeout(r, 500));
+    const { stdout } = await child.run(Buffer.from("the page"), 400);
+    expect(stdout.toString()).toBe("the page");
+  });
+
+  it("a Tesseract started for a page that never comes is stopped by cancel, and nothing is left running", async () => {
+    const marker = newMarker("PAGESTREAM_OCR_CHILD_TEST");
+    const child = startChild(tesseract, ["stdin", "stdout", "tsv"], { env: markerEnv(marker) });
+    expect(await until(() => markedProcesses("tesseract", marker).length === 1, 10_000), "tesseract never started").toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(markedProcesses("tesseract", marker)).toHaveLength(1);
+    child.cancel();
+    expect(await until(() => markedProcesses("tesseract", marker).length === 0, 2_000), "tesseract outlived cancel").toBe(true);
   });
 });

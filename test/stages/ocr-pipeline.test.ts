@@ -4,12 +4,12 @@
  * without it, a language that is not installed); and a worker killed in the middle of a page.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { markedProcesses, markerEnv, newMarker } from "../helpers/marked-processes.js";
 import { ocrFixture, pathWith } from "../helpers/ocr.js";
 
 vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
@@ -189,7 +189,7 @@ describe("a worker killed while Tesseract reads a page", () => {
   it("takes the Tesseract child with it: no process left, no temporary file", async () => {
     const dir = tempDir("pagestream-ocr-kill-");
     const scratch = tempDir("pagestream-ocr-tmp-");
-    const marker = `PAGESTREAM_OCR_TEST=${randomUUID()}`;
+    const marker = newMarker();
     // A timeout that falls inside the document's OCR: extraction and rendering take a second or
     // two, and at 600 dpi Tesseract reads a page for ten seconds or more, so a Tesseract left
     // running would outlive the run and be found.
@@ -197,37 +197,22 @@ describe("a worker killed while Tesseract reads a page", () => {
     const before = new Set(readdirSync("/tmp"));
     const child = spawn(process.execPath, [CLI, "run", "pipeline.yaml", "--progress", "never"], {
       cwd: dir,
-      env: { ...process.env, TMPDIR: scratch, [marker.split("=")[0]!]: marker.split("=")[1]! },
+      env: { ...process.env, TMPDIR: scratch, ...markerEnv(marker) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     let seen = 0;
-    const watcher = setInterval(() => (seen = Math.max(seen, tesseractsWith(marker).length)), 50);
+    const watcher = setInterval(() => (seen = Math.max(seen, markedProcesses("tesseract", marker).length)), 50);
     const code = await new Promise<number | null>((done) => child.on("close", done));
     clearInterval(watcher);
     expect(seen, "Tesseract was never seen running: the timeout did not fall inside OCR").toBeGreaterThan(0);
     expect(code, stderr).toBe(3);
     expect(stderr).toContain("timeout");
-    expect(tesseractsWith(marker)).toEqual([]);
+    expect(markedProcesses("tesseract", marker)).toEqual([]);
     // Node 22+ keeps the code it compiled in the temp folder (src/compile-cache.ts): a cache, not a leftover.
     expect(readdirSync(scratch).filter((f) => f !== "node-compile-cache")).toEqual([]);
     const created = readdirSync("/tmp").filter((f) => !before.has(f) && /^(tess|lept|pdftoppm)/i.test(f));
     expect(created).toEqual([]);
   });
 });
-
-/** Pids of running tesseract processes whose environment holds `marker` (NAME=value). */
-function tesseractsWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "tesseract") continue;
-      if (readFileSync(`/proc/${entry}/environ`, "utf8").split("\0").includes(marker)) found.push(Number(entry));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found;
-}

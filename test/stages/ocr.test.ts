@@ -8,6 +8,7 @@ import { DEFAULT_STAGES, withOcr } from "../../src/pipeline/default-pipeline.js"
 import { pageFlags } from "../../src/text/page-facts.js";
 import type { DocumentResult, PageRecord } from "../../src/core/records.js";
 import { okPages } from "../helpers/extract.js";
+import { markedProcesses, markerEnv, newMarker, until } from "../helpers/marked-processes.js";
 import { ocrFixture, ocrStages, paragraphsOf, runStages, wordF1 } from "../helpers/ocr.js";
 
 const SCAN = ocrFixture("ocr-scan-two-pages.pdf");
@@ -96,7 +97,12 @@ describe("ocr stage on a two-page scan", () => {
   });
 
   it("gives up a page that runs over page_timeout_seconds with a warning, the page left empty as flag-scans said, the document kept", async () => {
-    const result = ok(await read(SCAN.file, { page_timeout_seconds: 0.05 }));
+    // Each page's Tesseract is started ahead of it; one for a page given up must not be left running.
+    const marker = newMarker();
+    const [name, value] = Object.entries(markerEnv(marker))[0]!;
+    process.env[name] = value;
+    const result = ok(await read(SCAN.file, { page_timeout_seconds: 0.05 }).finally(() => delete process.env[name]));
+    expect(await until(() => markedProcesses("tesseract", marker).length === 0, 2_000), "a Tesseract was left running").toBe(true);
     expect(result.pages.every((p) => p.empty && p.source === undefined)).toBe(true);
     expect(result.warnings.map((w) => w.code)).toEqual(["pages_without_text", "ocr_failed", "ocr_failed"]);
     expect(result.warnings[0]!.message).toBe("2 page(s) have no selectable text and came out empty: 1, 2");

@@ -70,34 +70,54 @@ function parentDeathWrapper(): string | undefined {
  * carrying the end of its stderr when it fails.
  */
 export function runChild(executable: string, args: readonly string[], run: ChildRun): Promise<ChildOutput> {
+  return startChild(executable, args, { env: run.env }).run(run.input ?? Buffer.alloc(0), run.timeoutMs);
+}
+
+/** A child started before its input is ready: it loads (Tesseract its language models) while the input is prepared. */
+export interface StartedChild {
+  /** Writes `input` to the child's stdin, closes it, and waits for the child as runChild does; the time budget starts now. Call once. */
+  run(input: Uint8Array, timeoutMs: number): Promise<ChildOutput>;
+  /** Kills a child that will not be given its input. */
+  cancel(): void;
+}
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null } | { error: Error };
+
+/** Starts `executable` now; it waits on its stdin until `run` gives it its input. */
+export function startChild(executable: string, args: readonly string[], options: { env?: Record<string, string> } = {}): StartedChild {
   const wrapper = parentDeathWrapper();
   const [command, argv] = wrapper ? [wrapper, ["--pdeathsig", "KILL", "--", executable, ...args]] : [executable, [...args]];
   const program = executable.split("/").pop() ?? executable;
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...run.env } });
-    const stdout: Buffer[] = [];
-    let stderr = "";
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, run.timeoutMs);
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (text: string) => (stderr = (stderr + text).slice(-STDERR_TAIL)));
-    // A child that fails before reading all its input closes the pipe: its exit says why.
-    child.stdin.on("error", () => {});
-    child.on("error", (err) => {
-      clearTimeout(timer);
-      reject(new Error(`${program} could not be started: ${err.message}`, { cause: err }));
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (timedOut) return reject(new ChildTimeoutError(program, run.timeoutMs / 1000));
-      if (code === 0) return resolve({ stdout: Buffer.concat(stdout), stderr });
-      const tail = stderr.trim().split("\n").slice(-3).join(" / ");
-      reject(new Error(`${program} failed (${signal ?? `exit ${code}`})${tail ? `: ${tail}` : ""}`));
-    });
-    child.stdin.end(run.input ?? Buffer.alloc(0));
+  const child = spawn(command, argv, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...options.env } });
+  const stdout: Buffer[] = [];
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (text: string) => (stderr = (stderr + text).slice(-STDERR_TAIL)));
+  // A child that fails before reading all its input closes the pipe: its exit says why.
+  child.stdin.on("error", () => {});
+  // Listened to from the start, so that a child that dies while it waits is neither lost nor an unhandled error.
+  const exited = new Promise<Exit>((resolve) => {
+    child.on("error", (error) => resolve({ error }));
+    child.on("close", (code, signal) => resolve({ code, signal }));
   });
+  return {
+    async run(input, timeoutMs) {
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        child.kill("SIGKILL");
+      }, timeoutMs);
+      child.stdin.end(input);
+      const exit = await exited.finally(() => clearTimeout(timer));
+      if ("error" in exit) throw new Error(`${program} could not be started: ${exit.error.message}`, { cause: exit.error });
+      if (timedOut) throw new ChildTimeoutError(program, timeoutMs / 1000);
+      if (exit.code === 0) return { stdout: Buffer.concat(stdout), stderr };
+      const tail = stderr.trim().split("\n").slice(-3).join(" / ");
+      throw new Error(`${program} failed (${exit.signal ?? `exit ${exit.code}`})${tail ? `: ${tail}` : ""}`);
+    },
+    cancel() {
+      child.kill("SIGKILL");
+    },
+  };
 }

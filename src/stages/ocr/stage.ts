@@ -69,7 +69,11 @@ export default defineStage({
     await checkOcrEnvironment(opts);
   },
   async create(opts) {
-    const environment = await checkOcrEnvironment(opts);
+    // Not awaited here: the check starts Tesseract twice, which then overlaps the first
+    // document's extraction. The run's `check` has already passed on this machine; should this
+    // one fail, the documents that need OCR say why.
+    const environment = checkOcrEnvironment(opts);
+    environment.catch(() => {});
     // Extraction's own layout settings (its defaults, in the page's mode): OCR words are assembled as text runs are.
     const layouts = { reflow: layoutOptions(extract.options.parse({ mode: "reflow" })), preserve: layoutOptions(extract.options.parse({ mode: "preserve" })) };
     return { apply: (records, context) => records.pipe(wholeDocument((all) => ocrDocument(all, context, opts, environment, layouts))) };
@@ -80,11 +84,12 @@ async function ocrDocument(
   all: DocRecord[],
   context: DocumentContext,
   opts: OcrOptions,
-  environment: OcrEnvironment,
+  pendingEnvironment: Promise<OcrEnvironment>,
   layouts: Record<PageRecord["mode"], LayoutOptions>,
 ): Promise<DocRecord[]> {
   const chosen = pagesOf(all).filter((page) => needsOcr(page, opts.pages));
   if (chosen.length === 0) return all;
+  const environment = await pendingEnvironment;
   const readings = await readPages(
     context.input.bytes,
     chosen.map((p) => p.number),

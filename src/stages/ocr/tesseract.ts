@@ -7,7 +7,7 @@
  * 2.0 s with one, so one thread per page it is; documents in parallel (the run's
  * `concurrency`) use the cores instead.
  */
-import { runChild } from "./child-process.js";
+import { runChild, startChild } from "./child-process.js";
 
 export interface Recognition {
   /** Language packs, e.g. ["eng", "deu"]: Tesseract's `-l eng+deu`. */
@@ -20,13 +20,28 @@ export interface Recognition {
 /** The environment every Tesseract child gets. */
 export const TESSERACT_ENV = { OMP_THREAD_LIMIT: "1" } as const;
 
-/** Reads one page image (any format Tesseract reads; a grey BMP here) and returns its TSV. */
-export async function recognize(tesseract: string, image: Uint8Array, options: Recognition): Promise<string> {
+/** A Tesseract started ahead of its page (see startTesseract). */
+export interface StartedTesseract {
+  /** Reads one page image (any format Tesseract reads; a grey BMP here) and returns its TSV. Call once. */
+  recognize(image: Uint8Array): Promise<string>;
+  /** Stops a Tesseract that will not be given a page. */
+  cancel(): void;
+}
+
+/**
+ * Starts Tesseract for one page before the page's image is ready. Tesseract loads its language
+ * models (0.2 s for eng on this machine, more for each added language) before it reads stdin, so
+ * a Tesseract started while the previous page is read has its models loaded when its page comes.
+ */
+export function startTesseract(tesseract: string, options: Recognition): StartedTesseract {
   // --psm 3: fully automatic page segmentation, Tesseract's default, named so a change of
   // default cannot change the output.
   const args = ["stdin", "stdout", "-l", options.languages.join("+"), "--dpi", String(options.dpi), "--psm", "3", "tsv"];
-  const { stdout } = await runChild(tesseract, args, { input: image, timeoutMs: options.timeoutMs, env: TESSERACT_ENV });
-  return stdout.toString("utf8");
+  const child = startChild(tesseract, args, { env: TESSERACT_ENV });
+  return {
+    recognize: async (image) => (await child.run(image, options.timeoutMs)).stdout.toString("utf8"),
+    cancel: () => child.cancel(),
+  };
 }
 
 /** The version Tesseract reports ("5.3.0"), from the first line of `tesseract --version`. */
