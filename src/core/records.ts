@@ -146,6 +146,12 @@ export interface Paragraph {
    * page, H1…H6 for a heading the extraction found (src/text/heading-roles.ts).
    */
   role?: string;
+  /**
+   * Printed right under the paragraph before it, with no more space than between lines: the
+   * next item of a list set tight. The text puts it on the next line instead of after a blank
+   * line, so the list reads as one block.
+   */
+  sameBlock?: true;
 }
 
 /** How the text of a page is laid out: `reflow` joins the lines of a paragraph, `preserve` keeps every line. */

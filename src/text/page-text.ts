@@ -3,6 +3,7 @@
  * or paragraphs calls this again, so the text and the structure never disagree.
  * - reflow: a paragraph's lines joined into one line, paragraphs separated by one blank line;
  * - preserve: every line kept, paragraphs still separated by one blank line.
+ * The items of a list set tight (`sameBlock`) are one block: an item on each line, no blank line.
  * Verbatim paragraphs (code) keep their lines and indentation in both modes, and tables one row
  * per line with tab-separated cells.
  * No space is ever put after a hyphen that ends a line glued to a word ("COVID-" + "19"): whether
@@ -18,10 +19,13 @@ const SOFT_HYPHEN = "\u00AD";
 const GLUED_HYPHEN_END = /[\p{L}\p{N}][-\u2010\u2011]$/u;
 
 export function renderPageText(lines: readonly Line[], paragraphs: readonly Paragraph[], mode: TextMode): string {
-  return paragraphs
-    .map((p) => renderParagraph(lines.slice(p.start, p.end), p.kind === "text" ? mode : p.kind))
-    .filter((t) => t.length > 0)
-    .join("\n\n");
+  let out = "";
+  for (const p of paragraphs) {
+    const text = renderParagraph(lines.slice(p.start, p.end), p.kind === "text" ? mode : p.kind);
+    if (text.length === 0) continue;
+    out += out === "" ? text : (p.sameBlock ? "\n" : "\n\n") + text;
+  }
+  return out;
 }
 
 function renderParagraph(lines: readonly Line[], mode: TextMode | "verbatim" | "table"): string {

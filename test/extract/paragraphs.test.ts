@@ -113,6 +113,24 @@ describe("paragraphs", () => {
     expect(segmentParagraphs(lines, options)).toHaveLength(1);
   });
 
+  it("sets the items of a list set tight in one block, one to a line, and a list with space between its items a paragraph per item", () => {
+    const list = (step: number) => [
+      line("The rules that matter most are these:", 100, 700, 300),
+      line("• Moor bow to the east, with two lines fore", 100, 688, 400),
+      line("and two aft, fenders on the quay side.", 115, 676, 380),
+      line("• Keep the walkway clear.", 100, 676 - step, 250),
+      line("• Report damage to the office.", 100, 676 - 2 * step, 270),
+    ];
+    const tight = segmentParagraphs(list(12), options);
+    expect(tight.map((p) => p.sameBlock ?? false)).toEqual([false, false, true, true]);
+    expect(reflow(list(12))).toBe(
+      "The rules that matter most are these:\n\n• Moor bow to the east, with two lines fore and two aft, fenders on the quay side.\n• Keep the walkway clear.\n• Report damage to the office.",
+    );
+    // 16 pt between items against 12 between lines: LaTeX's default itemize.
+    expect(segmentParagraphs(list(16), options).map((p) => p.sameBlock ?? false)).toEqual([false, false, false, false]);
+    expect(reflow(list(16)).split("\n\n")).toHaveLength(4);
+  });
+
   it("takes a name's initial at the start of a line for the sentence going on, and letter items for items", () => {
     const sentence = [
       line("Present were M. Okafor, J. Lindqvist and P. Ramsay. Apologies were received from", 100, 700, 500),

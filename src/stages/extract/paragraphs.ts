@@ -79,18 +79,41 @@ export function segmentParagraphs(
   const paragraphs: Paragraph[] = [];
   let start = 0;
   const columns = columnsOf(lines, flowBreaks);
+  let sameBlock = false;
   for (let i = 1; i < lines.length; i++) {
     const item = startsWithListMarker(lines[start]!.text) ? lines[start]! : undefined;
     const column = columns.find((c) => i < c.from + c.lines.length)!;
     const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(column, i - column.from, lineGap, byGaps, options, item);
     if (breaks) {
-      paragraphs.push(makeParagraph(lines, start, i));
+      paragraphs.push(makeParagraph(lines, start, i, sameBlock));
+      sameBlock = !flowBreaks.has(i) && nextItemOfTightList(lines, i, lineGap, item);
       start = i;
     }
   }
-  paragraphs.push(makeParagraph(lines, start, lines.length));
+  paragraphs.push(makeParagraph(lines, start, lines.length, sameBlock));
   return paragraphs;
 }
+
+/**
+ * Line i opens the next item of a list set tight: the paragraph before it is a list item too,
+ * and no more space comes between the two items than between the lines of one (LaTeX's
+ * \tightlist, a word processor's list without spacing). Such a list is one block, an item on
+ * each line; a list with space between its items (LaTeX's default itemize: 1.3–1.5 line gaps)
+ * is a paragraph per item.
+ */
+function nextItemOfTightList(lines: readonly Line[], i: number, lineGap: number, item: Line | undefined): boolean {
+  const prev = lines[i - 1]!;
+  const line = lines[i]!;
+  if (!item || lineGap <= 0 || !opensListItem(prev, line, item)) return false;
+  if (!sameFontSize(line.fontSize, prev.fontSize) || isMonospace(line) || isMonospace(prev)) return false;
+  return (prev.y - line.y) / line.fontSize <= TIGHT_ITEM_GAP * lineGap;
+}
+
+/**
+ * Items this close (× the page's line gap) follow each other with no space between: position
+ * rounding and a taller glyph move a baseline by a few per cent, a list's spacing by 30 % or more.
+ */
+const TIGHT_ITEM_GAP = 1.15;
 
 /**
  * A gap inside a listing that is a whole number of its own pitch (the smallest step between the
@@ -109,9 +132,9 @@ function blankLinesInListing(lines: readonly Line[], i: number): boolean {
 /** Lines of a listing looked back on to find its pitch: enough to reach it past a blank line, bounded so a long page costs little. */
 const LISTING_LOOKBACK = 8;
 
-function makeParagraph(lines: readonly Line[], start: number, end: number): Paragraph {
+function makeParagraph(lines: readonly Line[], start: number, end: number, sameBlock: boolean): Paragraph {
   const verbatim = lines.slice(start, end).every(isMonospace);
-  return { start, end, kind: verbatim ? "verbatim" : "text" };
+  return { start, end, kind: verbatim ? "verbatim" : "text", ...(sameBlock ? { sameBlock: true as const } : {}) };
 }
 
 /**
