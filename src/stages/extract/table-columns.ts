@@ -80,16 +80,23 @@ export function isNumber(text: string): boolean {
 export function columnBoundaries(rows: readonly (readonly TextRun[])[], options: ColumnOptions): Interval[] {
   const filled = rows.filter((r) => r.length > 0);
   if (filled.length === 0) return [];
-  const size = median(filled.flat().map((w) => w.fontSize)) || 10;
-  const left = Math.min(...filled.flat().map((w) => w.x));
-  const right = Math.max(...filled.flat().map((w) => w.x + w.width));
+  const all = filled.flat();
+  const size = median(all.map((w) => w.fontSize)) || 10;
+  let left = Infinity;
+  let right = -Infinity;
+  for (const w of all) {
+    left = Math.min(left, w.x);
+    right = Math.max(right, w.x + w.width);
+  }
   const spans = filled.map(rowSpans);
   const free = freeStrips(spans, 0, left, right);
+  // Every span's ends, sorted, without repeats: where leastCovered cuts a strip.
+  let ends: number[] | undefined;
   // A strip that a few rows cover counts only when each of them covers it whole, with a cell
   // that spans it; a word ending or starting inside it is a cell of its own there.
   const nearlyFree = freeStrips(spans, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right)
     .filter((g) => !free.some((f) => overlaps(f, g)))
-    .map((g) => leastCovered(spans, g))
+    .map((g) => leastCovered(spans, (ends ??= [...new Set(spans.flat().flatMap((sp) => [sp.x0, sp.x1]))].sort((a, b) => a - b)), g))
     .filter((g) => spans.every((row) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1))));
   const narrow = NUMBER_GAP_EMS * size;
   const wide = options.gutterRatio * size;
@@ -181,8 +188,11 @@ function freeStrips(spans: readonly Interval[][], allowed: number, left: number,
  * next, right-aligned ones of varying widths leave the strip's right part to some rows, and only
  * the part no number reaches is the columns' boundary, under a year centred over both.
  */
-function leastCovered(spans: readonly Interval[][], g: Interval): Interval {
-  const cuts = [...new Set([g.x0, g.x1, ...spans.flat().flatMap((s) => [s.x0, s.x1]).filter((x) => x > g.x0 && x < g.x1)])].sort((a, b) => a - b);
+function leastCovered(spans: readonly Interval[][], ends: readonly number[], g: Interval): Interval {
+  // `ends`: every span's ends, sorted, without repeats; those strictly inside the strip cut it.
+  const from = firstIndex(ends.length, (k) => ends[k]! > g.x0);
+  const to = firstIndex(ends.length, (k) => ends[k]! >= g.x1);
+  const cuts = [g.x0, ...ends.slice(from, to), g.x1];
   // How many rows cover each piece between two cuts. Every span end inside the strip is a cut,
   // so a piece lies inside a span or outside it, and a row's spans (disjoint) cover a piece at
   // most once: each span adds one to the pieces it covers, a range found by binary search.

@@ -55,6 +55,9 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
     // A line of prose that a stretched word space cuts in two is one piece, not two cells.
     return f.length >= 2 && isStretchedProse(f) ? [] : f;
   });
+  // Each line's words, split once: a run that is no table is tried again from each of its lines.
+  const wordsOf: TextRun[][] = [];
+  const words = (k: number) => (wordsOf[k] ??= lines[k]!.runs.flatMap(runWords));
   const tables: TableRange[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -72,7 +75,7 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
       if (!more(next) || frags[next]!.length < 2) break;
       end = next + 1;
     }
-    const table = buildTable(lines.slice(i, end), frags.slice(i, end), options);
+    const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), options);
     if (table === PROSE) {
       // Every later start in the run is as much prose: the run is passed whole.
       i = end;
@@ -156,7 +159,13 @@ interface Row {
 /** What buildTable says of a run of justified prose. */
 const PROSE = Symbol("prose");
 
-function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf>[], options: TableOptions): { rows: Line[]; consumed: number } | typeof PROSE | undefined {
+/** `wordsOf(k)`: the words of lines[k] (runWords), for the caller to split once per line. */
+function buildTable(
+  lines: readonly Line[],
+  frags: ReturnType<typeof fragmentsOf>[],
+  wordsOf: (k: number) => TextRun[],
+  options: TableOptions,
+): { rows: Line[]; consumed: number } | typeof PROSE | undefined {
   // Trailing single-fragment lines are not part of the run.
   let count = lines.length;
   while (count > 0 && frags[count - 1]!.length < 2) count--;
@@ -165,7 +174,7 @@ function buildTable(lines: readonly Line[], frags: ReturnType<typeof fragmentsOf
   const pieced = frags.slice(0, count).filter((f) => f.length >= 2);
   if (pieced.length < 2) return undefined;
   if (pieced.filter((f) => readsAsProse(f)).length >= PROSE_ROWS_SHARE * pieced.length) return PROSE;
-  const words = lines.slice(0, count).map((l) => l.runs.flatMap(runWords));
+  const words = Array.from({ length: count }, (_, k) => wordsOf(k));
   const boundaries = columnBoundaries(words, options);
   if (boundaries.length === 0) return undefined;
   // A first line whose parts line up with no column (a title with the unit at its right) hides
