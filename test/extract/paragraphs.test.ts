@@ -131,6 +131,26 @@ describe("paragraphs", () => {
     expect(reflow(list(16)).split("\n\n")).toHaveLength(4);
   });
 
+  it("takes a dash at the start of a line after a full line that stopped mid-sentence for the sentence's own dash, and a dash after a short line for an item", () => {
+    const sentence = [
+      line("Recurrent neural networks — LSTM networks, to be exact", 100, 700, 400),
+      line("— are used in [NV15] together with gated units to build", 99, 688, 400),
+      line("a network which can be trained to generate music.", 100, 676, 360),
+    ];
+    expect(segmentParagraphs(sentence, options)).toHaveLength(1);
+    const items = [
+      line("We sail at nine from the north quay and are back by six. The", 100, 712, 400),
+      line("things to bring on the boat", 100, 700, 250),
+      line("— a hat and a coat", 100, 688, 210),
+      line("— water", 100, 676, 150),
+    ];
+    expect(segmentParagraphs(items, options).map((p) => [p.start, p.end])).toEqual([
+      [0, 2],
+      [2, 3],
+      [3, 4],
+    ]);
+  });
+
   it("takes a name's initial at the start of a line for the sentence going on, and letter items for items", () => {
     const sentence = [
       line("Present were M. Okafor, J. Lindqvist and P. Ramsay. Apologies were received from", 100, 700, 500),

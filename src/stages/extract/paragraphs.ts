@@ -207,7 +207,7 @@ function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap:
   // Code keeps its own indentation and short lines: only gaps and font changes split it.
   if (isMonospace(line)) return false;
   // Each list item is a paragraph; its wrapped lines hang under its text, right of the marker.
-  if (opensListItem(prev, line, item)) return true;
+  if (opensListItem(prev, line, item, DASH_THEN_LOWER_CASE.test(line.text) && ranToMargin(lines, i, o))) return true;
   if (item && line.x > item.x + 0.5 * line.fontSize) return false;
   // A line that starts outside the previous one's horizontal extent is not its continuation.
   if (line.x > prev.x + prev.width || prev.x > line.x + line.width) return true;
@@ -222,12 +222,16 @@ function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap:
  * The line opens a list item. Not "COVID-" + "19. In the plan…" (a word broken at its hyphen),
  * nor "… were received from" + "A. Novak.": after a line that stops on a word or a comma, a
  * letter marker is a name's initial, unless it is the next letter of the list the line is in
- * ("a) … and" + "b) …").
+ * ("a) … and" + "b) …"). Nor a dash and a word in lower case after a line that ran to the
+ * margin and stopped on a word or a comma (`prevFull`): the line broke because it was full, and
+ * the dash is the sentence's own ("Recurrent neural networks — LSTM networks, to be exact" +
+ * "— are used in…"); a list opens after a line that ends where its author chose.
  */
-function opensListItem(prev: Line, line: Line, item: Line | undefined): boolean {
+function opensListItem(prev: Line, line: Line, item: Line | undefined, prevFull = false): boolean {
   if (!startsWithListMarker(line.text) || /[\p{L}\p{N}][-\u2010\u2011\u00AD]$/u.test(prev.text)) return false;
+  if (prevFull && !item && MID_SENTENCE_END.test(prev.text.trimEnd()) && DASH_THEN_LOWER_CASE.test(line.text)) return false;
   const letter = letterMarker(line.text);
-  if (letter === undefined || !/[\p{Ll},]$/u.test(prev.text.trimEnd())) return true;
+  if (letter === undefined || !MID_SENTENCE_END.test(prev.text.trimEnd())) return true;
   const itemLetter = item ? letterMarker(item.text) : undefined;
   return itemLetter !== undefined && followsMarker(itemLetter, letter);
 }
@@ -271,12 +275,24 @@ function isIndentedFirstLine(lines: readonly Line[], i: number, o: ParagraphOpti
 function followsShortLine(lines: readonly Line[], i: number, o: ParagraphOptions): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
+  if (ranToMargin(lines, i, o)) return false;
   const right = rightMargin(lines, i);
-  const room = right - (prev.x + prev.width);
-  if (room <= firstWordWidth(line) + 2 * o.spaceRatio * line.fontSize) return false;
   const reachesMargin = right - (line.x + line.width) <= FULL_LINE_SLACK * (right - line.x);
   return CLAUSE_END.test(prev.text) || reachesMargin || prev.fontSize >= HEADING_SIZE_RATIO * line.fontSize;
 }
+
+/** The line before line i left no room at the margin for line i's first word: it broke because it was full. */
+function ranToMargin(lines: readonly Line[], i: number, o: ParagraphOptions): boolean {
+  const prev = lines[i - 1]!;
+  const line = lines[i]!;
+  return rightMargin(lines, i) - (prev.x + prev.width) <= firstWordWidth(line) + 2 * o.spaceRatio * line.fontSize;
+}
+
+/** A line stopping on a word in lower case or on a comma stops mid-sentence. */
+const MID_SENTENCE_END = /[\p{Ll},]$/u;
+
+/** A dash, a space, and a word in lower case: "— are used in…". */
+const DASH_THEN_LOWER_CASE = /^[–—-]\s+\p{Ll}/u;
 
 /** A line that ends within this share of the column's width from the margin is a full line (ragged right falls short by up to a long word). */
 const FULL_LINE_SLACK = 0.1;
