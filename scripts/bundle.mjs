@@ -71,6 +71,11 @@ const common = {
   bundle: true,
   platform: "node",
   target: "node20.19",
+  // Node has had Unicode property escapes (`/\p{Lu}/u`) since 10, but esbuild 0.28's table
+  // wants a newer Node and rewrites each such literal into `new RegExp(…)`: inside a function that
+  // builds the regex again on every call (a character width, a line-end check, per character or
+  // per line). Written as literals, they are compiled once.
+  supported: { "regexp-unicode-property-escapes": true },
   sourcemap: true,
   minifyWhitespace: true,
   minifySyntax: true,
