@@ -92,15 +92,19 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
   const free = freeStrips(spans, 0, left, right);
   // Every span's ends, sorted, without repeats: where leastCovered cuts a strip.
   let ends: number[] | undefined;
-  // A strip that a few rows cover counts only when each of them covers it whole, with a cell
-  // that spans it; a word ending or starting inside it is a cell of its own there.
-  const nearlyFree = freeStrips(spans, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right)
-    .filter((g) => !free.some((f) => overlaps(f, g)))
-    .map((g) => leastCovered(spans, (ends ??= [...new Set(spans.flat().flatMap((sp) => [sp.x0, sp.x1]))].sort((a, b) => a - b)), g))
-    .filter((g) => spans.every((row) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1))));
   const narrow = NUMBER_GAP_EMS * size;
   const wide = options.gutterRatio * size;
   const consistent = CONSISTENT_GAP_EMS * size;
+  /** Wide enough to be a boundary of some kind. */
+  const wideEnough = (g: Interval) => g.x1 - g.x0 >= wide || g.x1 - g.x0 > narrow;
+  // A strip that a few rows cover counts only when each of them covers it whole, with a cell
+  // that spans it; a word ending or starting inside it is a cell of its own there. One too
+  // narrow to be a boundary stays so however it is cut (leastCovered only narrows a strip): the
+  // spaces between the words of the rows, most of these strips, are passed over at once.
+  const nearlyFree = freeStrips(spans, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right)
+    .filter((g) => wideEnough(g) && !free.some((f) => overlaps(f, g)))
+    .map((g) => leastCovered(spans, (ends ??= [...new Set(spans.flat().flatMap((sp) => [sp.x0, sp.x1]))].sort((a, b) => a - b)), g))
+    .filter((g) => spans.every((row) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1))));
   const boundaries = [
     ...free.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) || (g.x1 - g.x0 > narrow && numbersOnBothSides(filled, g))),
     ...nearlyFree.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 > narrow && numbersOnBothSides(filled, g))),
