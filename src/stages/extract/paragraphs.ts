@@ -79,20 +79,30 @@ export function segmentParagraphs(
   const paragraphs: Paragraph[] = [];
   let start = 0;
   const columns = columnsOf(lines, flowBreaks);
-  let sameBlock = false;
+  // Whether each paragraph is the next item of a tight list after the one before it.
+  const tight: boolean[] = [];
+  let nextTight = false;
   for (let i = 1; i < lines.length; i++) {
     const item = startsWithListMarker(lines[start]!.text) ? lines[start]! : undefined;
     const column = columns.find((c) => i < c.from + c.lines.length)!;
     const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(column, i - column.from, lineGap, byGaps, options, item);
     if (breaks) {
-      paragraphs.push(makeParagraph(lines, start, i, sameBlock));
-      sameBlock = !flowBreaks.has(i) && nextItemOfTightList(lines, i, lineGap, item);
+      paragraphs.push(makeParagraph(lines, start, i));
+      tight.push(nextTight);
+      nextTight = !flowBreaks.has(i) && nextItemOfTightList(lines, i, lineGap, item);
       start = i;
     }
   }
-  paragraphs.push(makeParagraph(lines, start, lines.length, sameBlock));
-  return paragraphs;
+  paragraphs.push(makeParagraph(lines, start, lines.length));
+  tight.push(nextTight);
+  // An item of more than a few lines is a paragraph of its own, list or not: the numbered
+  // clauses of a contract or a licence, set without space between them, are paragraphs.
+  const short = (p: Paragraph) => p.end - p.start <= MAX_BLOCK_ITEM_LINES;
+  return paragraphs.map((p, k) => (tight[k] && short(p) && short(paragraphs[k - 1]!) ? { ...p, sameBlock: true as const } : p));
 }
+
+/** Lines a list item may have to share a block with the items around it (a point, not a clause). */
+const MAX_BLOCK_ITEM_LINES = 4;
 
 /**
  * Line i opens the next item of a list set tight: the paragraph before it is a list item too,
@@ -132,9 +142,9 @@ function blankLinesInListing(lines: readonly Line[], i: number): boolean {
 /** Lines of a listing looked back on to find its pitch: enough to reach it past a blank line, bounded so a long page costs little. */
 const LISTING_LOOKBACK = 8;
 
-function makeParagraph(lines: readonly Line[], start: number, end: number, sameBlock: boolean): Paragraph {
+function makeParagraph(lines: readonly Line[], start: number, end: number): Paragraph {
   const verbatim = lines.slice(start, end).every(isMonospace);
-  return { start, end, kind: verbatim ? "verbatim" : "text", ...(sameBlock ? { sameBlock: true as const } : {}) };
+  return { start, end, kind: verbatim ? "verbatim" : "text" };
 }
 
 /**
