@@ -217,7 +217,7 @@ function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap:
   // Code keeps its own indentation and short lines: only gaps and font changes split it.
   if (isMonospace(line)) return false;
   // Each list item is a paragraph; its wrapped lines hang under its text, right of the marker.
-  if (opensListItem(prev, line, item, DASH_THEN_LOWER_CASE.test(line.text) && ranToMargin(lines, i, o))) return true;
+  if (opensListItem(prev, line, item, () => ranToMargin(lines, i, o))) return true;
   if (item && line.x > item.x + 0.5 * line.fontSize) return false;
   // A line that starts outside the previous one's horizontal extent is not its continuation.
   if (line.x > prev.x + prev.width || prev.x > line.x + line.width) return true;
@@ -233,15 +233,16 @@ function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap:
  * nor "… were received from" + "A. Novak.": after a line that stops on a word or a comma, a
  * letter marker is a name's initial, unless it is the next letter of the list the line is in
  * ("a) … and" + "b) …"). Nor a dash and a word in lower case after a line that ran to the
- * margin and stopped on a word or a comma (`prevFull`): the line broke because it was full, and
- * the dash is the sentence's own ("Recurrent neural networks — LSTM networks, to be exact" +
- * "— are used in…"); a list opens after a line that ends where its author chose.
+ * margin (`prevFull`, asked only then) and stopped on a word or a comma: the line broke because
+ * it was full, and the dash is the sentence's own ("Recurrent neural networks — LSTM networks,
+ * to be exact" + "— are used in…"); a list opens after a line that ends where its author chose.
  */
-function opensListItem(prev: Line, line: Line, item: Line | undefined, prevFull = false): boolean {
+function opensListItem(prev: Line, line: Line, item: Line | undefined, prevFull: () => boolean = () => false): boolean {
   if (!startsWithListMarker(line.text) || /[\p{L}\p{N}][-\u2010\u2011\u00AD]$/u.test(prev.text)) return false;
-  if (prevFull && !item && MID_SENTENCE_END.test(prev.text.trimEnd()) && DASH_THEN_LOWER_CASE.test(line.text)) return false;
+  const midSentence = MID_SENTENCE_END.test(prev.text.trimEnd());
+  if (midSentence && !item && DASH_THEN_LOWER_CASE.test(line.text) && prevFull()) return false;
   const letter = letterMarker(line.text);
-  if (letter === undefined || !MID_SENTENCE_END.test(prev.text.trimEnd())) return true;
+  if (letter === undefined || !midSentence) return true;
   const itemLetter = item ? letterMarker(item.text) : undefined;
   return itemLetter !== undefined && followsMarker(itemLetter, letter);
 }
