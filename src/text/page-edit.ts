@@ -12,7 +12,10 @@ export function rerender(page: PageRecord): PageRecord {
   return { ...page, text, empty: text.length === 0 };
 }
 
-/** The page without the lines at `remove`; paragraphs shrink, and vanish when emptied. */
+/**
+ * The page without the lines at `remove`; paragraphs shrink, and vanish when emptied (the next
+ * item of a tight list then loses its `sameBlock`).
+ */
 export function withoutLines(page: PageRecord, remove: ReadonlySet<number>): PageRecord {
   if (remove.size === 0) return page;
   const newIndex: number[] = [];
@@ -22,9 +25,15 @@ export function withoutLines(page: PageRecord, remove: ReadonlySet<number>): Pag
     if (!remove.has(i)) lines.push(line);
   });
   newIndex[page.lines.length] = lines.length;
-  const paragraphs: Paragraph[] = page.paragraphs
-    .map((p) => ({ ...p, start: newIndex[p.start]!, end: newIndex[p.end]! }))
-    .filter((p) => p.end > p.start);
+  const moved = page.paragraphs.map((p) => ({ ...p, start: newIndex[p.start]!, end: newIndex[p.end]! }));
+  const paragraphs: Paragraph[] = [];
+  moved.forEach((p, k) => {
+    if (p.end <= p.start) return;
+    // An item printed right under one that is gone now follows another paragraph: a block of its own.
+    const under = k > 0 && moved[k - 1]!.end > moved[k - 1]!.start;
+    if (p.sameBlock && !under) delete p.sameBlock;
+    paragraphs.push(p);
+  });
   return rerender({ ...page, lines, paragraphs });
 }
 
