@@ -31,9 +31,3 @@ export function markedProcesses(program: string, marker: string): { pid: number;
   }
   return found;
 }
-
-/** Polls `condition` every 25 ms for up to `ms`; its last answer. */
-export async function until(condition: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (condition()) return true;
-  return condition();
-}

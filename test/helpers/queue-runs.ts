@@ -83,17 +83,6 @@ export function pagestream(args: string[], options: { cwd: string; env?: NodeJS.
   return { child, output: () => ({ stdout, stderr }), exited };
 }
 
-/** Waits until `condition` holds, looking every 50 ms; fails after `seconds` naming `what`. */
-export async function waitFor<T>(what: string, condition: () => T | undefined | false | Promise<T | undefined | false>, seconds = 30): Promise<T> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await condition();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${seconds} s`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** The gate's marks: which documents were started, in which process (`pid`), under which worker or run (`ppid`). */
 export function gateMarks(gateDir: string): { name: string; pid: number; ppid: number }[] {
   if (!existsSync(gateDir)) return [];

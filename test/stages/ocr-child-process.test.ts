@@ -8,7 +8,8 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { ChildTimeoutError, findExecutable, runChild, startChild } from "../../src/stages/ocr/child-process.js";
-import { markedProcesses, markerEnv, newMarker, until } from "../helpers/marked-processes.js";
+import { markedProcesses, markerEnv, newMarker } from "../helpers/marked-processes.js";
+import { waitFor } from "../helpers/wait-for.js";
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -57,9 +58,9 @@ describe("OCR child processes", () => {
   it("a child dies with the process that started it when that process is SIGKILLed (sleep 60)", async () => {
     const marker = newMarker("PAGESTREAM_OCR_CHILD_TEST");
     const parent = parentOf(findExecutable("sleep")!, ["60"], marker);
-    expect(await until(() => markedProcesses("sleep", marker).length === 1, 10_000), "sleep never started").toBe(true);
+    await waitFor("sleep to start", () => markedProcesses("sleep", marker).length === 1, 10);
     parent.kill("SIGKILL");
-    expect(await until(() => markedProcesses("sleep", marker).length === 0, 2_000), "sleep outlived its parent").toBe(true);
+    await waitFor("sleep to die with its parent", () => markedProcesses("sleep", marker).length === 0, 2);
   });
 
   it("a Tesseract in the middle of recognising a page dies with the process that started it", async () => {
@@ -69,11 +70,11 @@ describe("OCR child processes", () => {
     // It has read its whole input (a parent dying before would end it with a truncated image):
     // many seconds of recognition are ahead of it.
     const readAll = () => markedProcesses("tesseract", marker).some((t) => bytesRead(t.pid) >= image.length);
-    expect(await until(readAll, 60_000), "tesseract never read its page").toBe(true);
+    await waitFor("tesseract to read its whole page", readAll, 60);
     await new Promise((r) => setTimeout(r, 500));
     expect(markedProcesses("tesseract", marker)).toHaveLength(1);
     parent.kill("SIGKILL");
-    expect(await until(() => markedProcesses("tesseract", marker).length === 0, 2_000), "tesseract outlived its parent").toBe(true);
+    await waitFor("tesseract to die with its parent", () => markedProcesses("tesseract", marker).length === 0, 2);
   });
 
   it("a child past its time budget is killed and reported as such", async () => {
@@ -94,10 +95,10 @@ describe("OCR child processes", () => {
   it("a Tesseract started for a page that never comes is stopped by cancel, and nothing is left running", async () => {
     const marker = newMarker("PAGESTREAM_OCR_CHILD_TEST");
     const child = startChild(tesseract, ["stdin", "stdout", "tsv"], { env: markerEnv(marker) });
-    expect(await until(() => markedProcesses("tesseract", marker).length === 1, 10_000), "tesseract never started").toBe(true);
+    await waitFor("tesseract to start", () => markedProcesses("tesseract", marker).length === 1, 10);
     await new Promise((r) => setTimeout(r, 300));
     expect(markedProcesses("tesseract", marker)).toHaveLength(1);
     child.cancel();
-    expect(await until(() => markedProcesses("tesseract", marker).length === 0, 2_000), "tesseract outlived cancel").toBe(true);
+    await waitFor("tesseract to stop on cancel", () => markedProcesses("tesseract", marker).length === 0, 2);
   });
 });

@@ -8,7 +8,8 @@ import { DEFAULT_STAGES, withOcr } from "../../src/pipeline/default-pipeline.js"
 import { pageFlags } from "../../src/text/page-facts.js";
 import type { DocumentResult, PageRecord } from "../../src/core/records.js";
 import { okPages } from "../helpers/extract.js";
-import { markedProcesses, markerEnv, newMarker, until } from "../helpers/marked-processes.js";
+import { markedProcesses, markerEnv, newMarker } from "../helpers/marked-processes.js";
+import { waitFor } from "../helpers/wait-for.js";
 import { ocrFixture, ocrStages, paragraphsOf, runStages, wordF1 } from "../helpers/ocr.js";
 
 const SCAN = ocrFixture("ocr-scan-two-pages.pdf");
@@ -102,7 +103,7 @@ describe("ocr stage on a two-page scan", () => {
     const [name, value] = Object.entries(markerEnv(marker))[0]!;
     process.env[name] = value;
     const result = ok(await read(SCAN.file, { page_timeout_seconds: 0.05 }).finally(() => delete process.env[name]));
-    expect(await until(() => markedProcesses("tesseract", marker).length === 0, 2_000), "a Tesseract was left running").toBe(true);
+    await waitFor("every Tesseract started for the document to stop", () => markedProcesses("tesseract", marker).length === 0, 2);
     expect(result.pages.every((p) => p.empty && p.source === undefined)).toBe(true);
     expect(result.warnings.map((w) => w.code)).toEqual(["pages_without_text", "ocr_failed", "ocr_failed"]);
     expect(result.warnings[0]!.message).toBe("2 page(s) have no selectable text and came out empty: 1, 2");

@@ -9,7 +9,8 @@ import { readFile, rm, writeFile, mkdtemp, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyInputs, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, stopAll, writePipeline, type Started } from "../../helpers/queue-runs.js";
+import { copyInputs, gateMarks, INPUTS, outputs, pagestream, reads, stopAll, writePipeline, type Started } from "../../helpers/queue-runs.js";
+import { waitFor } from "../../helpers/wait-for.js";
 import { startRedis, type RedisServer } from "../../helpers/redis-server.js";
 
 /** Short BullMQ intervals, so a lost worker's job comes back in seconds (not so short that a worker starved of CPU on a loaded machine loses its lock). */

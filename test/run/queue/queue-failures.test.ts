@@ -14,7 +14,8 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyInputs, localReference, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, stopAll, writePipeline } from "../../helpers/queue-runs.js";
+import { copyInputs, localReference, gateMarks, INPUTS, outputs, pagestream, reads, stopAll, writePipeline } from "../../helpers/queue-runs.js";
+import { waitFor } from "../../helpers/wait-for.js";
 import { startRedis, type RedisServer } from "../../helpers/redis-server.js";
 
 const FLAKY_SOURCE = resolve("test/helpers/flaky-folder-source.mjs");

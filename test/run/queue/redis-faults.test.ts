@@ -11,7 +11,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyInputs, localReference, gateMarks, INPUTS, outputs, pagestream, reads, waitFor, stopAll, writePipeline } from "../../helpers/queue-runs.js";
+import { copyInputs, localReference, gateMarks, INPUTS, outputs, pagestream, reads, stopAll, writePipeline } from "../../helpers/queue-runs.js";
+import { waitFor } from "../../helpers/wait-for.js";
 import { startRedis, type RedisServer } from "../../helpers/redis-server.js";
 
 let tmp: string;
