@@ -90,7 +90,6 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
   }
   const spans = filled.map(rowSpans);
   const free = freeStrips(spans, 0, left, right);
-  // Every span's ends, sorted, without repeats: where leastCovered cuts a strip.
   let ends: number[] | undefined;
   const narrow = NUMBER_GAP_EMS * size;
   const wide = options.gutterRatio * size;
@@ -103,7 +102,7 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
   // spaces between the words of the rows, most of these strips, are passed over at once.
   const nearlyFree = freeStrips(spans, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right)
     .filter((g) => wideEnough(g) && !free.some((f) => overlaps(f, g)))
-    .map((g) => leastCovered(spans, (ends ??= [...new Set(spans.flat().flatMap((sp) => [sp.x0, sp.x1]))].sort((a, b) => a - b)), g))
+    .map((g) => leastCovered(spans, (ends ??= spanEnds(spans)), g))
     .filter((g) => spans.every((row) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1))));
   const boundaries = [
     ...free.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) || (g.x1 - g.x0 > narrow && numbersOnBothSides(filled, g))),
@@ -187,13 +186,18 @@ function freeStrips(spans: readonly Interval[][], allowed: number, left: number,
   return out;
 }
 
+/** Every span's ends, sorted, without repeats: where leastCovered cuts a strip. */
+function spanEnds(spans: readonly Interval[][]): number[] {
+  return [...new Set(spans.flat().flatMap((s) => [s.x0, s.x1]))].sort((a, b) => a - b);
+}
+
 /**
  * The widest part of a strip that the fewest rows cover: between a column of numbers and the
  * next, right-aligned ones of varying widths leave the strip's right part to some rows, and only
  * the part no number reaches is the columns' boundary, under a year centred over both.
  */
 function leastCovered(spans: readonly Interval[][], ends: readonly number[], g: Interval): Interval {
-  // `ends`: every span's ends, sorted, without repeats; those strictly inside the strip cut it.
+  // `ends` (spanEnds) strictly inside the strip cut it.
   const from = firstIndex(ends.length, (k) => ends[k]! > g.x0);
   const to = firstIndex(ends.length, (k) => ends[k]! >= g.x1);
   const cuts = [g.x0, ...ends.slice(from, to), g.x1];
