@@ -1,8 +1,9 @@
 /**
  * Node 22.1+ can keep the code it compiles on disk and reuse it on the next start. Every
- * `pagestream extract` and every extraction worker compiles pdf.js (~3.5 MB of JavaScript) and
- * the command's own modules again; with the cache, a start reads them compiled. Modules loaded
- * after this call are cached (commands and components are imported lazily, so nearly all).
+ * `pagestream extract` and every extraction worker compiles the command's own modules again;
+ * with the cache, a start reads them compiled. Modules loaded after this call are cached
+ * (commands and components are imported lazily, so nearly all). pdf.js, which pagestream runs as
+ * a script, has a code cache of its own on every Node (script-code-cache.ts).
  * Node's own switches apply: `NODE_DISABLE_COMPILE_CACHE=1` turns it off, `NODE_COMPILE_CACHE`
  * names the folder (default: node-compile-cache in the system's temp folder). On Node 20 it does
  * nothing.
@@ -15,9 +16,6 @@ interface CompileCacheApi {
 }
 
 const api = module as unknown as CompileCacheApi;
-
-/** True on Node 22.1+, which can cache the code of ES modules; Node 20 has script-code-cache.ts instead. */
-export const NODE_HAS_COMPILE_CACHE = typeof api.enableCompileCache === "function";
 
 export function enableCompileCache(): void {
   try {

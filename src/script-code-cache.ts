@@ -1,7 +1,8 @@
 /**
- * Node 20's stand-in for the compile cache of Node 22+ (src/compile-cache.ts), for one large
- * script: V8 compiles it with the code it compiled at an earlier start (`vm.Script` with
- * `cachedData`), and the process that ran it first writes that code out once it has been used
+ * A compile cache for one large script, on every Node (Node 20 has no compile cache at all, and
+ * the one of Node 22+, src/compile-cache.ts, keeps modules, not scripts): V8 compiles it with
+ * the code it compiled at an earlier start (`vm.Script` with `cachedData`), and the process that
+ * ran it first writes that code out once it has been used
  * (`createCachedData()` then holds the functions compiled lazily while it ran, not only the top
  * level). Used for pdf.js in the extraction worker (see pdfjs-loader.ts), where compiling it
  * was ~0.1 s of every start.

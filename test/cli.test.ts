@@ -5,7 +5,6 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } f
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { flateBombPdf } from "../fixtures/hostile.mjs";
-import { NODE_HAS_COMPILE_CACHE } from "../src/compile-cache.js";
 import { tracedCli } from "./helpers/loaded-modules.js";
 import { startRedis } from "./helpers/redis-server.js";
 import { S3RVER_ENV, startS3Server } from "./helpers/s3-server.js";
@@ -111,7 +110,7 @@ describe("pagestream extract", () => {
     expect(badRange.stderr).toContain('"4-2" ends before it starts');
   });
 
-  it.runIf(!NODE_HAS_COMPILE_CACHE)("prints the same text with pdf.js's code cache absent, saved, damaged, or in a folder that cannot be made (Node 20)", async () => {
+  it("prints the same text with pdf.js's code cache absent, saved, damaged, or in a folder that cannot be made", async () => {
     const folder = join(tmp, "code-cache");
     const run = (cache: string) => cli(["extract", "fixtures/two-pages.pdf"], { env: { ...process.env, NODE_COMPILE_CACHE: cache } });
     const first = run(folder);

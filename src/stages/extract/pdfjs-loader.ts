@@ -2,8 +2,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { PDFDocumentProxy } from "pdfjs-dist/types/src/display/api.js";
-import { NODE_HAS_COMPILE_CACHE } from "../../compile-cache.js";
 import { DocumentError, describeError } from "../../core/document-error.js";
+import { withNativeBuiltins } from "./native-builtins.js";
 import { runPdfJsScript } from "./pdfjs-script.js";
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
@@ -20,18 +20,22 @@ const pdfjsDir = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/pack
  * first job. Importing it sets `globalThis.pdfjsWorker`, which pdf.js then uses instead.
  *
  * The minified builds pdf.js ships (pdf.min.mjs, pdf.worker.min.mjs: the same code, ~0.04 s
- * less to compile). On Node 22+ they are imported as modules, which Node's compile cache keeps;
- * on Node 20 they run as one script with a code cache of pagestream's own (pdfjs-script.ts).
+ * less to compile), run as one script with a code cache and a synchronous inflate
+ * (pdfjs-script.ts); imported as modules only when there is no build (tests of the TypeScript
+ * source), where they inflate through the platform's stream, with the same text out. Either way
+ * the builtins pdf.js's polyfills replace are put back (native-builtins.ts).
  */
 export function loadPdfJs(): Promise<PdfJs> {
-  pdfjsModule ??= Promise.all([import("./promise-with-resolvers.js"), import("./array-buffer-transfer.js")]).then(async () => {
-    const minified = pathToFileURL(join(pdfjsDir, "legacy", "build", "pdf.min.mjs")).href;
-    const script = NODE_HAS_COMPILE_CACHE ? undefined : runPdfJsScript(minified);
-    if (script) return script as PdfJs;
-    const pdfjs = (await import(minified)) as PdfJs;
-    await import(pathToFileURL(join(pdfjsDir, "legacy", "build", "pdf.worker.min.mjs")).href);
-    return pdfjs;
-  });
+  pdfjsModule ??= Promise.all([import("./promise-with-resolvers.js"), import("./array-buffer-transfer.js")]).then(() =>
+    withNativeBuiltins(async () => {
+      const minified = pathToFileURL(join(pdfjsDir, "legacy", "build", "pdf.min.mjs")).href;
+      const script = runPdfJsScript(minified);
+      if (script) return script as PdfJs;
+      const pdfjs = (await import(minified)) as PdfJs;
+      await import(pathToFileURL(join(pdfjsDir, "legacy", "build", "pdf.worker.min.mjs")).href);
+      return pdfjs;
+    }),
+  );
   return pdfjsModule;
 }
 
