@@ -4,13 +4,17 @@
 // Compared with the raw pdf.js row it isolates the extract stage's own cost (layout, paragraphs,
 // records); compared with the CLI rows it shows what the workers, the runner, the sinks and the CLI add.
 //
-//   node bench/process-document.mjs [--clone] FILE...
+//   node bench/process-document.mjs [--clone | --pdfjs-only] FILE...
 // Prints `pages N chars N seconds S pages_per_s P` like the reference raw-pdfjs.mjs script;
 // the clock starts before the stage is built, so it includes the (lazy) pdf.js import, like the CLI.
 // --clone also sends each result through v8.serialize / v8.deserialize (the structured clone
 // `serialization: "advanced"` uses to bring a result back from its extraction worker), trimmed as
 // a worker trims it for sinks that read no per-line geometry, timed on its own: it adds
 // `ipc_seconds I ipc_mib M` (the clones' time and serialized size).
+// --pdfjs-only does what the raw pdf.js reference does (getTextContent on every page, nothing
+// else), but with pdf.js as pagestream loads and opens it (pdfjs-loader.ts: its code cache, its
+// synchronous inflate, V8's own builtins put back): the gap from this row to the raw one is what
+// pagestream's way of running pdf.js changes, the gap to the stage's row is the stage's own work.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { deserialize, serialize } from "node:v8";
@@ -23,7 +27,32 @@ const { loadSpec } = await dist("pipeline/registry.js");
 
 const args = process.argv.slice(2);
 const clone = args[0] === "--clone";
-const files = clone ? args.slice(1) : args;
+const pdfjsOnly = args[0] === "--pdfjs-only";
+const files = clone || pdfjsOnly ? args.slice(1) : args;
+
+if (pdfjsOnly) {
+  const { openPdf } = await dist("stages/extract/pdfjs-loader.js");
+  const { readFile } = await import("node:fs/promises");
+  const t0 = process.hrtime.bigint();
+  let pages = 0, chars = 0;
+  for (const file of files) {
+    const pdf = await openPdf(new Uint8Array(await readFile(file)));
+    try {
+      for (let i = 1; i <= pdf.numPages; i++) {
+        const page = await pdf.getPage(i);
+        const content = await page.getTextContent();
+        for (const item of content.items) if ("str" in item) chars += item.str.length;
+        page.cleanup();
+        pages++;
+      }
+    } finally {
+      await pdf.loadingTask.destroy();
+    }
+  }
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  console.log(`pages ${pages} chars ${chars} seconds ${s.toFixed(2)} pages_per_s ${(pages / s).toFixed(1)}`);
+  process.exit(0);
+}
 
 const t0 = process.hrtime.bigint();
 // The same extract stage the CLI rows run (default options), built as a worker builds it.

@@ -147,6 +147,13 @@ if (rawScript.file) {
   });
 }
 measurements.push({
+  id: "pdfjs-as-loaded",
+  label: "pdf.js as pagestream runs it (getTextContent only)",
+  copies: 1,
+  command: `node bench/process-document.mjs --pdfjs-only FILE… (the ${baseFiles.length} files of the corpus)`,
+  run: () => nodeReport([join(benchDir, "process-document.mjs"), "--pdfjs-only", ...baseFiles]),
+});
+measurements.push({
   id: "process-document",
   label: "pagestream processDocument (extract stage only, no sink)",
   copies: 1,
@@ -285,20 +292,24 @@ notes.push(
 );
 const summary = {};
 if (raw) {
-  for (const id of ["pipeline-c1", "pipeline-c2"]) {
+  // Targets: one worker within 1.11× raw's time (ratio ≥ 0.90×, the run-engine issue), two within 1.3×.
+  for (const [id, ratioTarget] of [["pipeline-c1", 0.9], ["pipeline-c2", 0.77]]) {
     const m = byId[id];
     const timeFactor = raw.pagesPerSecond / m.pagesPerSecond;
     summary[`${id.replaceAll("-", "_")}_time_vs_raw`] = timeFactor;
     notes.push(
-      `${id}: takes ${timeFactor.toFixed(2)}× raw pdf.js's time per page (target ≤ 1.30×, i.e. ratio ≥ 0.77×): ${timeFactor <= 1.3 ? "within target" : "OVER target"}.`,
+      `${id}: takes ${timeFactor.toFixed(2)}× raw pdf.js's time per page (target ratio ≥ ${ratioTarget.toFixed(2)}×, i.e. ≤ ${(1 / ratioTarget).toFixed(2)}× the time): ${m.ratioVsRaw >= ratioTarget ? "within target" : "OVER target"}.`,
     );
   }
   const pd = byId["process-document"];
+  const loaded = byId["pdfjs-as-loaded"];
   const c1 = byId["pipeline-c1"];
+  summary.pdfjs_as_loaded_time_vs_raw = raw.pagesPerSecond / loaded.pagesPerSecond;
   summary.process_document_time_vs_raw = raw.pagesPerSecond / pd.pagesPerSecond;
   const cliVsPd = pd.pagesPerSecond / c1.pagesPerSecond - 1;
   notes.push(
-    `extract stage alone (processDocument): ${summary.process_document_time_vs_raw.toFixed(2)}× raw's time per page; ` +
+    `pdf.js as pagestream runs it (the same getTextContent calls as raw): ${summary.pdfjs_as_loaded_time_vs_raw.toFixed(2)}× raw's time per page; ` +
+      `the extract stage alone (processDocument) ${summary.process_document_time_vs_raw.toFixed(2)}× raw's, ${(loaded.pagesPerSecond / pd.pagesPerSecond).toFixed(2)}× pdf.js as pagestream runs it (the stage's own work: layout, paragraphs, records); ` +
       `the CLI with 1 worker (worker process and IPC, runner, run state, folder walk, JSONL sink, CLI start-up) needs ${Math.abs(cliVsPd * 100).toFixed(0)} % ${cliVsPd >= 0 ? "more" : "less"} time per page than processDocument.`,
   );
   const perPageCpu = (m) => (m.cpuSeconds == null ? null : m.cpuSeconds / m.pages);
