@@ -146,6 +146,28 @@ if (rawScript.file) {
     run: () => nodeReport(["--import", pathToFileURL(join(build.dist, "stages/extract/promise-with-resolvers.js")).href, rawScript.file, ...baseFiles]),
   });
 }
+if (rawScript.file) {
+  // The machine's own ceiling for two workers: raw pdf.js twice, side by side, each on half the files.
+  const halves = [baseFiles.filter((_, i) => i % 2 === 0), baseFiles.filter((_, i) => i % 2 === 1)];
+  measurements.push({
+    id: "raw-pdfjs-x2",
+    label: "raw pdf.js, two processes side by side (half the files each)",
+    copies: 1,
+    command: `two of node ${rel(rawScript.file)} FILE…, at once`,
+    run: async () => {
+      const t0 = process.hrtime.bigint();
+      const both = await Promise.all(halves.map((half) => nodeReport(["--import", pathToFileURL(join(build.dist, "stages/extract/promise-with-resolvers.js")).href, rawScript.file, ...half])));
+      return {
+        wall: Number(process.hrtime.bigint() - t0) / 1e9,
+        cpu: both.some((r) => r.cpu == null) ? null : both[0].cpu + both[1].cpu,
+        rssKiB: both.some((r) => r.rssKiB == null) ? null : Math.max(both[0].rssKiB, both[1].rssKiB),
+        pages: both[0].pages + both[1].pages,
+        chars: both[0].chars + both[1].chars,
+        selfSeconds: Math.max(both[0].selfSeconds, both[1].selfSeconds),
+      };
+    },
+  });
+}
 measurements.push({
   id: "pdfjs-as-loaded",
   label: "pdf.js as pagestream runs it (getTextContent only)",
@@ -327,8 +349,13 @@ if (raw) {
   const c1 = byId["pipeline-c1"];
   const c2 = byId["pipeline-c2"];
   summary.workers_2_over_1 = c2.pagesPerSecond / c1.pagesPerSecond;
+  const rawTwice = byId["raw-pdfjs-x2"];
+  if (rawTwice) summary.raw_2_over_1 = rawTwice.pagesPerSecond / raw.pagesPerSecond;
   notes.push(
-    `workers: pages/s with 2 workers ÷ with 1 = ${summary.workers_2_over_1.toFixed(2)} (target ≥ 1.7 on 2 cores; one pdf.js process already uses ~1.1 cores, and the machine's other work shares them).`,
+    `workers: pages/s with 2 workers ÷ with 1 = ${summary.workers_2_over_1.toFixed(2)} (target ≥ 1.7 on 2 cores)` +
+      (rawTwice
+        ? `; raw pdf.js in two processes side by side ÷ in one = ${summary.raw_2_over_1.toFixed(2)}, what this machine gives two pdf.js processes (one already uses ~1.1 cores: V8's GC threads; and the pipeline with 1 worker uses the second core for its run process and the worker's GC, which two workers must share).`
+        : "."),
   );
   const again = byId[`pipeline-c${SCALE_CONCURRENCY}-unchanged`];
   summary.second_run_time_vs_first = again.seconds / c2.seconds;
