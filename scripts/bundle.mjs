@@ -112,11 +112,12 @@ await build({
 // The package's bin: `npx pagestream` in a checkout runs the file itself, through its #! line.
 await chmod(join(root, "dist/cli.js"), 0o755);
 
-// pdf.js as one script for Node 20's code cache (src/stages/extract/pdfjs-script.ts): its
-// minified API and parser, each an ES module, written as one CommonJS-shaped function body that
-// `vm.Script` can compile with cached data (an ES module cannot be, on Node 20). Nothing of
+// pdf.js as one script with a code cache of pagestream's own (src/stages/extract/pdfjs-script.ts):
+// its minified API and parser, each an ES module, written as one CommonJS-shaped function body
+// that `vm.Script` can compile with cached data (an ES module cannot be, on Node 20). Nothing of
 // pdf.js is changed: its `import.meta.url` (which it uses to find @napi-rs/canvas) becomes a
-// parameter that the loader sets to the package's own pdf.min.mjs.
+// parameter that the loader sets to the package's own pdf.min.mjs, and the free name
+// `DecompressionStream` resolves to the loader's parameter of that name, not the global.
 await build({
   absWorkingDir: root,
   stdin: {

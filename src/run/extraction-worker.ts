@@ -48,7 +48,7 @@ process.on("message", (message: ToWorker) => {
   };
   void processJob(message.job, source, stages, setup.limits, setup.needs, onPage).then((outcome) => {
     send({ type: "outcome", id, outcome });
-    // On Node 20, pdf.js's compiled code for the next worker's start, once (a no-op after that, or when it came from the cache).
+    // pdf.js's compiled code for the next worker's start, once (a no-op after that, or when it came from the cache).
     saveCodeCaches();
   });
 });
