@@ -143,7 +143,7 @@ if (rawScript.file) {
     command: `node ${rel(rawScript.file)} FILE… (the ${baseFiles.length} files of the corpus)`,
     // pdf.js 6 needs Promise.withResolvers, which Node 20 lacks: the raw script gets the same
     // polyfill the pipeline loads (a no-op on Node 22+), so both rows run the same pdf.js.
-    run: () => nodeReport(["--import", pathToFileURL(join(build.dist, "stages/extract/promise-with-resolvers.js")).href, rawScript.file, ...baseFiles]),
+    run: () => rawReport(baseFiles),
   });
 }
 if (rawScript.file) {
@@ -156,7 +156,7 @@ if (rawScript.file) {
     command: `two of node ${rel(rawScript.file)} FILE…, at once`,
     run: async () => {
       const t0 = process.hrtime.bigint();
-      const both = await Promise.all(halves.map((half) => nodeReport(["--import", pathToFileURL(join(build.dist, "stages/extract/promise-with-resolvers.js")).href, rawScript.file, ...half])));
+      const both = await Promise.all(halves.map(rawReport));
       return {
         wall: Number(process.hrtime.bigint() - t0) / 1e9,
         cpu: both.some((r) => r.cpu == null) ? null : both[0].cpu + both[1].cpu,
@@ -600,6 +600,11 @@ function attributeSamples(profiles) {
     });
   }
   return { byCategory, byPagestreamFunction, total, busy };
+}
+
+/** The raw pdf.js reference script on `files`, with the polyfill pdf.js 6 needs on Node 20 (see the raw row). */
+function rawReport(files) {
+  return nodeReport(["--import", pathToFileURL(join(build.dist, "stages/extract/promise-with-resolvers.js")).href, rawScript.file, ...files]);
 }
 
 /** A node script that prints `pages N chars N seconds S pages_per_s P` (raw-pdfjs.mjs and process-document.mjs). */
