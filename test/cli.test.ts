@@ -74,6 +74,28 @@ describe("pagestream extract", () => {
     expect(out.pages[0].lines[0].runs[0]).toMatchObject({ text: expect.any(String), x: expect.any(Number), fontSize: expect.any(Number) });
   });
 
+  it("prints Markdown with --format markdown: headings at their levels, list items, code fenced, tables as pipe tables", () => {
+    const r = cli(["extract", "fixtures/structure-report.pdf", "--format", "markdown"]);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toMatch(/^# Harbour Operations Review\n\nAda Okafor and Jan van Dijk\n\n## 1 Overview\n/);
+    expect(r.stdout).toContain("\n### 1.1 Scope\n");
+    expect(r.stdout).toContain("- • Moor bow to the east.\n  - – with two lines fore and aft,\n");
+    expect(r.stdout).toContain("```\nberth = find_berth(vessel)\nif berth is None:\n    queue.append(vessel)\n");
+    expect(r.stdout).toContain("| Quay | Landings | Share |\n| --- | --- | --- |\n| North | 1,240 | 41% |");
+  });
+
+  it("marks pages in Markdown with an HTML comment a renderer does not show", () => {
+    const r = cli(["extract", "fixtures/empty-middle-page.pdf", "--format", "markdown", "--markers"]);
+    expect(r.stdout).toMatch(/^<!-- page 1 -->\n\n.+\n\n<!-- page 2 -->\n\n<!-- page 3 -->\n\n.+\n\n$/);
+  });
+
+  it("gives each paragraph its role in --format json (H1–H6, LI with its depth, Code, Table, Caption), and each bold run its weight", () => {
+    const out = JSON.parse(cli(["extract", "fixtures/structure-report.pdf", "--format", "json"]).stdout);
+    const roles = out.pages.flatMap((p: { paragraphs: { role?: string; depth?: number }[] }) => p.paragraphs.map((q) => (q.depth ? `${q.role}${q.depth}` : (q.role ?? "P"))));
+    expect(roles).toEqual(["H1", "P", "H2", "P", "H3", "P", "H4", "P", "P", "LI1", "LI2", "LI2", "LI1", "LI1", "P", "H2", "P", "LI1", "LI1", "LI1", "P", "Code", "Caption", "Table"]);
+    expect(out.pages[0].lines[0].runs[0]).toMatchObject({ text: "Harbour Operations Review", bold: true });
+  });
+
   it("names the file and the problem for a file that is not a PDF, and exits 3", async () => {
     await writeFile(join(tmp, "notes.pdf"), "just some text\n");
     const r = cli(["extract", join(tmp, "notes.pdf")]);

@@ -14,7 +14,7 @@ interface ManifestEntry {
   file: string;
   pages: number;
   exercises: string;
-  expected?: { reflow?: string; preserve?: string; markers?: string };
+  expected?: { reflow?: string; preserve?: string; markers?: string; markdown?: string };
   mustContain?: string[];
   mustNotContain?: string[];
   emptyPages?: number[];
@@ -76,13 +76,20 @@ describe("fixtures", () => {
         it(`prints the expected ${mode} text${baseRule ? " (the base dehyphenation rule)" : ""}`, async () => {
           const options = { mode: mode === "markers" ? "reflow" : mode };
           const pages = okPages(await (baseRule ? extractFile(fixture(entry.file), options, "default", baseRule) : extractFile(fixture(entry.file), options, stagesOf(entry))));
-          expect(textOutput(pages, mode === "markers").trimEnd()).toBe(expected);
+          expect(textOutput(pages, "plain", mode === "markers").trimEnd()).toBe(expected);
+        });
+      }
+
+      if (entry.expected?.markdown !== undefined) {
+        it("prints the expected Markdown", async () => {
+          const pages = okPages(await extractFile(fixture(entry.file), {}, stagesOf(entry)));
+          expect(textOutput(pages, "markdown", false).trimEnd()).toBe(entry.expected!.markdown);
         });
       }
 
       if (entry.mustContain || entry.mustNotContain) {
         it("contains what it must and nothing it must not", async () => {
-          const text = textOutput(okPages(await extractFile(fixture(entry.file), {}, stagesOf(entry))), false);
+          const text = textOutput(okPages(await extractFile(fixture(entry.file), {}, stagesOf(entry))), "plain", false);
           for (const s of entry.mustContain ?? []) expect(text).toContain(s);
           for (const s of entry.mustNotContain ?? []) expect(text).not.toContain(s);
         });
@@ -124,7 +131,7 @@ describe("fixtures", () => {
           if (range.error) {
             expect(result.status === "failed" && result.error.message).toBe(range.error);
           } else {
-            expect(textOutput(okPages(result), false).trimEnd()).toBe(range.reflow);
+            expect(textOutput(okPages(result), "plain", false).trimEnd()).toBe(range.reflow);
           }
         });
       }
@@ -132,7 +139,7 @@ describe("fixtures", () => {
   }
 
   it("keeps real hyphens at line ends without adding a space (until the dehyphenate stage decides)", async () => {
-    const text = textOutput(okPages(await extractFile(fixture("hyphenated-lines.pdf"))), false);
+    const text = textOutput(okPages(await extractFile(fixture("hyphenated-lines.pdf"))), "plain", false);
     for (const word of ["Osei-Mensah", "COVID-19", "client-Side", "2026-03-14", "well-known", "self-contained"]) expect(text).toContain(word);
     expect(text).not.toMatch(/\p{L}- \p{L}/u);
   });

@@ -7,11 +7,11 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { EXIT } from "../exit-codes.js";
-import type { DocumentResult, PageRecord } from "../core/records.js";
+import type { DocumentResult, PageRecord, TextFormat } from "../core/records.js";
 import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "../pipeline/limits.js";
 import { FileWorker, splitFile } from "../run/file-worker.js";
 import type { ComponentConfig } from "../run/worker-protocol.js";
-import { documentText } from "../text/document-text.js";
+import { documentViewText, pageViewText } from "../text/document-view.js";
 import type { EarlyWorker } from "./early-extraction-worker.js";
 import { escapeControls } from "./escape-controls.js";
 
@@ -19,7 +19,7 @@ export interface ExtractFlags {
   mode: "reflow" | "preserve";
   pages?: string;
   markers?: boolean;
-  format: "text" | "json";
+  format: "text" | "markdown" | "json";
   password?: string;
   /** commander's `--no-strip-furniture`. */
   stripFurniture?: boolean;
@@ -60,7 +60,7 @@ export async function extractCommand(file: string, flags: ExtractFlags, early?: 
   const { folder, name } = splitFile(path);
   const adopted = early?.maxWorkerMemoryMb === limits.max_worker_memory_mb ? early.child : undefined;
   if (early && !adopted) early.child.kill("SIGKILL");
-  const worker = new FileWorker({ folder, baseDir: process.cwd(), stages, limits, needs: { lines: flags.format === "json" }, worker: adopted, warn: say });
+  const worker = new FileWorker({ folder, baseDir: process.cwd(), stages, limits, needs: { lines: flags.format !== "text" }, worker: adopted, warn: say });
   worker.prestart();
   try {
     const configs = await stageConfigs(flags);
@@ -76,7 +76,9 @@ export async function extractCommand(file: string, flags: ExtractFlags, early?: 
       say(`${file}: ${result.error.code}: ${result.error.message}`);
       return EXIT.failedDocuments;
     }
-    process.stdout.write(flags.format === "json" ? JSON.stringify(jsonOutput(result), null, 2) + "\n" : textOutput(result.pages, flags.markers ?? false));
+    process.stdout.write(
+      flags.format === "json" ? JSON.stringify(jsonOutput(result), null, 2) + "\n" : textOutput(result.pages, flags.format === "markdown" ? "markdown" : "plain", flags.markers ?? false),
+    );
     return EXIT.ok;
   } finally {
     // The result is out: the command ends now, and the worker exits as it sees it go.
@@ -141,12 +143,15 @@ function ocrOverrides(flags: ExtractFlags): Record<string, unknown> {
 }
 
 /**
- * Body text, paragraphs and pages separated by one blank line (a paragraph running over a page
- * break reads whole); with markers every page is labelled, empty pages too.
+ * Body text in a view (plain or Markdown), paragraphs and pages separated by one blank line (a
+ * paragraph running over a page break reads whole); with markers every page is labelled, empty
+ * pages too: "--- Page 3 ---" in plain text, an HTML comment a Markdown renderer does not show
+ * (`<!-- page 3 -->`) in Markdown.
  */
-export function textOutput(pages: readonly PageRecord[], markers: boolean): string {
+export function textOutput(pages: readonly PageRecord[], format: TextFormat, markers: boolean): string {
+  if (markers && format === "markdown") return pages.map((p) => `<!-- page ${p.number} -->\n\n${p.text ? pageViewText(p, format) + "\n\n" : ""}`).join("");
   if (markers) return pages.map((p) => `--- Page ${p.number} ---\n${p.text ? p.text + "\n" : ""}`).join("");
-  const { text } = documentText(pages);
+  const { text } = documentViewText(pages, format);
   return text ? text + "\n" : "";
 }
 

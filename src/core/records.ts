@@ -87,6 +87,8 @@ export interface TextRun {
   fontName: string;
   /** True when the font is monospaced (code, typewriter text). */
   monospace?: boolean;
+  /** True when the font's name says it is bold (src/stages/extract/font-traits.ts). */
+  bold?: boolean;
   /** Slope of the run's baseline in the page's frame (tan of its tilt), when it is not level. */
   skew?: number;
   /** The content drew a space just before this run (pdf.js reports it as a whitespace item). */
@@ -136,16 +138,25 @@ export interface Line {
  */
 export type ParagraphKind = "text" | "verbatim" | "table";
 
+/**
+ * What a paragraph is in the document, in the names tagged PDF gives its elements: `H1`…`H6` a
+ * heading at that level, `LI` a list item, `Code` a listing, `Table`, `Caption` (a figure's or a
+ * table's), `Footnote`. Running text has none. Decided once, where the pages are read
+ * (src/text/block-roles.ts, docs/extraction.md §6.5–6.8); every view renders from it.
+ */
+export type BlockRole = "H1" | "H2" | "H3" | "H4" | "H5" | "H6" | "LI" | "Code" | "Table" | "Caption" | "Footnote";
+
 /** Consecutive lines that form one paragraph: `lines[start]` up to, not including, `lines[end]`. */
 export interface Paragraph {
   start: number;
   end: number;
   kind: ParagraphKind;
-  /**
-   * The structure role of the paragraph's element on tagged pages (P, H1, LI, Table…); on any
-   * page, H1…H6 for a heading the extraction found (src/text/heading-roles.ts).
-   */
-  role?: string;
+  /** What the paragraph is (a heading and its level, a list item…); absent for running text. */
+  role?: BlockRole;
+  /** A list item's depth: 1 for an item of the outermost list, 2 for one nested in it… */
+  depth?: number;
+  /** On a tagged page, the structure role of the paragraph's element as tagged (P, H, H2, LI, Lbl, Caption…). */
+  tag?: string;
   /**
    * Printed right under the paragraph before it, with no more space than between lines: the
    * next item of a list set tight. The text puts it on the next line instead of after a blank
@@ -177,6 +188,13 @@ export interface PageRecord {
   paragraphs: Paragraph[];
   /** The page's text in `mode`, rebuilt by any stage that changes lines or paragraphs. */
   text: string;
+  /**
+   * The page's text as Markdown (src/text/markdown.ts), carried in place of its lines and
+   * paragraphs when those are left behind on the way to sinks that do not read them and the
+   * document's chunks are Markdown (src/run/process-document.ts). Absent otherwise: the
+   * Markdown is rendered from the lines and paragraphs.
+   */
+  markdown?: string;
   mode: TextMode;
   /** True when the page has no text at all. */
   empty: boolean;
@@ -237,6 +255,8 @@ export interface OcrFacts {
 export interface Furniture {
   header: string[];
   footer: string[];
+  /** The header and footer lines without their page numbers, and without lines that are only one: the page's running titles. */
+  titles?: string[];
   /** The page number as printed ("7", "iv"), when the furniture shows one. */
   pageLabel?: string;
 }
@@ -256,9 +276,17 @@ export interface Dehyphenation {
 }
 
 /**
+ * The views of a document's text: `plain` (paragraphs separated by blank lines, tables one row a
+ * line with tab-separated cells) and `markdown` (headings, lists, fenced code and pipe tables
+ * marked up). Both are rendered from the same lines and paragraphs (src/text/document-view.ts).
+ */
+export type TextFormat = "plain" | "markdown";
+
+/**
  * A piece of a document's text sized for embedding, made by the chunk stage. Offsets are into
- * the document's text: the texts of its pages that have text, joined by one blank line in page
- * order — what `pagestream extract` prints (see `src/stages/chunk/document-text.ts`).
+ * the document's text in the chunk's `textFormat`: the texts of its pages that have text, joined
+ * by one blank line in page order — what `pagestream extract` prints in that format (see
+ * `src/text/document-view.ts`).
  */
 export interface ChunkRecord {
   type: "chunk";
@@ -268,16 +296,16 @@ export interface ChunkRecord {
   uri: string;
   /** 0-based position in the document. */
   index: number;
-  /**
-   * `prefix` followed by the document's text from `charStart` to `charEnd`; with the chunk
-   * stage's `table_format: markdown`, that text with its table rows as Markdown rows.
-   */
+  /** `prefix` followed by the document's text (in `textFormat`) from `charStart` to `charEnd`. */
   text: string;
   /**
    * Text put in front of the document's text: the header row of a table continued from the
-   * chunk before, so that every part of a split table reads on its own; "" otherwise.
+   * chunk before (in Markdown, the opening fence of a continued code listing), so that every part
+   * of a split table or listing reads on its own; "" otherwise.
    */
   prefix: string;
+  /** The view of the document's text the chunk's text and offsets are in (the chunk stage's `text_format`). */
+  textFormat: TextFormat;
   /** First and last page (1-based) the chunk's text comes from. */
   pageStart: number;
   pageEnd: number;
@@ -292,8 +320,16 @@ export interface ChunkRecord {
   encoding: string;
   /** The chunk stage's limits that shaped the chunk (what a re-run must match to give the same chunks). */
   limits: { maxTokens: number; overlapTokens: number; minTokens: number };
-  /** Headings above the chunk, outermost first. */
+  /** The headings in force where the chunk starts (at `charStart`), outermost first: the section its first words belong to. */
   headings: string[];
+  /** The headings that start inside the chunk, in document order: every other section it covers. */
+  headingsInside: string[];
+  /**
+   * The running titles of the pages the chunk comes from: their header and footer lines without
+   * page numbers (set by strip-furniture), which often say what the text is about (a fund, a
+   * contract, a court file) where the body never does.
+   */
+  runningTitles: string[];
   /** Conditions of the source text a consumer may care about (scan, ocr_layer, columns_uncertain…). */
   flags: string[];
 }

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { EMPTY, lastValueFrom, type Observable, toArray } from "rxjs";
 import { DocumentError, describeError } from "../core/document-error.js";
+import { chunksFormat, pageViewText } from "../text/document-view.js";
 import type { DocumentContext, DocumentLimits, ResultNeeds, Source, Stage } from "../core/plugin.js";
 import type { ChunkRecord, DocRecord, DocumentResult, DocumentWarning, ErrorRecord, LoadedDocument, PageRecord, SourceItem } from "../core/records.js";
 import { hasPdfSignature } from "./pdf-signature.js";
@@ -109,10 +110,15 @@ export async function processLoaded(input: LoadedDocument, stages: readonly Stag
   }
 }
 
-/** The result without what no sink reads: per-line geometry is most of a page record's size. */
+/**
+ * The result without what no sink reads: per-line geometry is most of a page record's size. When
+ * the chunks are Markdown, each page keeps its Markdown text instead (the sinks store it beside
+ * the chunks, whose offsets point into it).
+ */
 export function trimResult(result: DocumentResult, needs: ResultNeeds): DocumentResult {
   if (needs.lines || result.status === "failed") return result;
-  return { ...result, pages: result.pages.map((page) => ({ ...page, lines: [], paragraphs: [] })) };
+  const markdown = chunksFormat(result.chunks) === "markdown";
+  return { ...result, pages: result.pages.map((page) => ({ ...page, ...(markdown ? { markdown: pageViewText(page, "markdown") } : {}), lines: [], paragraphs: [] })) };
 }
 
 export function failedResult(uri: string, err: unknown, documentId?: string, warnings: DocumentWarning[] = []): DocumentResult {

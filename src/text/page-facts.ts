@@ -15,6 +15,11 @@ export function pageFurniture(page: PageRecord): Furniture | undefined {
   return page.furniture;
 }
 
+/** The page's running titles: its header and footer lines without page numbers (strip-furniture), [] when it found none. */
+export function runningTitles(page: PageRecord): string[] {
+  return page.furniture?.titles ?? [];
+}
+
 /**
  * Flag names, sorted: `columns_uncertain` (reading order uncertain), `garbled` (unmapped
  * characters), `ocr` (the text was read from the page image by the ocr stage), `ocr_layer`

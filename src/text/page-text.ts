@@ -21,11 +21,21 @@ const GLUED_HYPHEN_END = /[\p{L}\p{N}][-\u2010\u2011]$/u;
 export function renderPageText(lines: readonly Line[], paragraphs: readonly Paragraph[], mode: TextMode): string {
   let out = "";
   for (const p of paragraphs) {
-    const text = renderParagraph(lines.slice(p.start, p.end), p.kind === "text" ? mode : p.kind);
+    const text = paragraphText(lines, p, mode);
     if (text.length === 0) continue;
     out += out === "" ? text : (p.sameBlock ? "\n" : "\n\n") + text;
   }
   return out;
+}
+
+/** One paragraph's text as the page text prints it ("" for a paragraph with no text). */
+export function paragraphText(lines: readonly Line[], paragraph: Paragraph, mode: TextMode): string {
+  return renderParagraph(lines.slice(paragraph.start, paragraph.end), paragraph.kind === "text" ? mode : paragraph.kind);
+}
+
+/** Lines of running text joined into one line, as reflow prints a paragraph (a heading, a table cell). */
+export function reflowLines(lines: readonly Line[]): string {
+  return renderParagraph(lines, "reflow");
 }
 
 function renderParagraph(lines: readonly Line[], mode: TextMode | "verbatim" | "table"): string {
@@ -47,7 +57,7 @@ function renderParagraph(lines: readonly Line[], mode: TextMode | "verbatim" | "
  * Code and typewriter text: line breaks kept, indentation rebuilt from x in character cells,
  * and the program's blank lines from gaps of whole line pitches.
  */
-function renderVerbatim(lines: readonly Line[]): string {
+export function renderVerbatim(lines: readonly Line[]): string {
   const left = Math.min(...lines.map((l) => l.x));
   // The pitch is the smaller half's median: a listing may hold as many blank lines as lines.
   const gaps = lines.slice(1).map((l, i) => lines[i]!.y - l.y).filter((g) => g > 0).sort((a, b) => a - b);

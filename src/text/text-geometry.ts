@@ -51,3 +51,14 @@ export function bodyFontSize(lines: readonly Line[]): number {
   }
   return best;
 }
+
+/** Every run of the line that has letters or digits is set in bold (font-traits.ts): a bold heading, a bold label. */
+export function isBoldLine(line: Line): boolean {
+  let inked = false;
+  for (const run of line.runs) {
+    if (!/[\p{L}\p{N}]/u.test(run.text)) continue;
+    if (!run.bold) return false;
+    inked = true;
+  }
+  return inked;
+}

@@ -192,7 +192,9 @@ describe("jsonl sink, chunk records", () => {
         token_count: 19,
         tokenizer: "gpt-tokenizer",
         encoding: "cl100k_base",
+        text_format: "plain",
         headings: ["Berth Notice"],
+        headings_inside: ["Berth Notice"],
       },
     });
     expect(chunks.map((c) => [c.chunk_index, c.metadata.page_start, c.metadata.page_end, c.metadata.page_labels, c.metadata.flags])).toEqual([

@@ -9,7 +9,9 @@ import { emptySummary } from "../../src/run/delivery.js";
 import { ARCHIVE_SCHEMA_VERSION } from "../../src/sinks/sqlite/document-rows.js";
 import { searchArchive } from "../../src/sinks/sqlite/search.js";
 import sqlite from "../../src/sinks/sqlite/sink.js";
-import { heading, page, result, table, text } from "../stages/chunk-fixtures.js";
+import { chunkDocument } from "../../src/stages/chunk/chunker.js";
+import { withBlockRoles } from "../../src/text/block-roles.js";
+import { heading, page, result, table, text, tokenizer } from "../stages/chunk-fixtures.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -88,8 +90,8 @@ describe("sqlite sink", () => {
       expect(d.rows_hash).toMatch(/^[0-9a-f]{64}$/);
     }
     expect(pages).toEqual([
-      { document_row: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", flags: "[]", furniture: null, facts: FACTS, ocr: null },
-      { document_row: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", flags: "[]", furniture: null, facts: FACTS, ocr: null },
+      { document_row: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", format: "plain", flags: "[]", furniture: null, facts: FACTS, ocr: null },
+      { document_row: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", format: "plain", flags: "[]", furniture: null, facts: FACTS, ocr: null },
     ]);
     if (notice.status !== "ok") throw new Error("fixture");
     expect((chunks as { id: string; chunk_index: number; text: string; title: string }[]).map((c) => [c.id, c.chunk_index, c.text, c.title])).toEqual(
@@ -99,6 +101,27 @@ describe("sqlite sink", () => {
     expect(match(db, "title:notice")).toEqual(notice.chunks.map((c) => c.id));
     expect(match(db, "cafe")).toEqual([]);
     expect(integrity()).toBe(true);
+    db.close();
+  });
+
+  it("stores the pages of a document with Markdown chunks as Markdown, so that each chunk's offsets point into its pages' text", async () => {
+    const pages = [page(1, [heading("Berth Notice", 16), text(S0)], { uri: "/in/md.pdf" }), page(2, [table("Quay\tBerths", "North\t12")], { uri: "/in/md.pdf" })];
+    const md = await result(pages, { limits: { maxTokens: 40 } });
+    if (md.status !== "ok") throw new Error("fixture");
+    const chunks = chunkDocument({ documentId: md.document.documentId, uri: md.uri, pages: withBlockRoles(pages) }, { maxTokens: 40, overlapTokens: 0, minTokens: 0 }, await tokenizer(), "markdown");
+    await run([{ ...md, pages: withBlockRoles(pages), chunks }]);
+    const db = open();
+    const rows = db.prepare("SELECT number, text, format, char_start, char_end FROM pages ORDER BY number").all() as { number: number; text: string; format: string; char_start: number; char_end: number }[];
+    expect(rows.map((r) => [r.format, r.text.split("\n")[0]])).toEqual([
+      ["markdown", "# Berth Notice"],
+      ["markdown", "| Quay | Berths |"],
+    ]);
+    // The document text is its pages' texts at their offsets; every chunk is its span of it.
+    const docText = rows.reduce((t, r) => t.padEnd(r.char_start, "\n") + r.text, "");
+    for (const c of db.prepare("SELECT text, char_start, char_end, prefix_chars FROM chunks").all() as { text: string; char_start: number; char_end: number; prefix_chars: number }[]) {
+      expect(c.text.slice(c.prefix_chars)).toBe(docText.slice(c.char_start, c.char_end));
+    }
+    expect(db.prepare("SELECT headings_inside FROM chunks ORDER BY chunk_index LIMIT 1").get()).toEqual({ headings_inside: JSON.stringify(["Berth Notice"]) });
     db.close();
   });
 
@@ -290,6 +313,20 @@ describe("sqlite sink", () => {
     again.close();
   });
 
+  it("brings a version 6 archive forward: pages say their format, chunks their headings inside and running titles", async () => {
+    await run([await doc("notice", [[heading("Berth Notice", 16), text(S0)]], "Berth Notice")]);
+    let db = new Database(join(dir, "out/archive.sqlite"));
+    db.exec(AS_VERSION_6);
+    db.close();
+    expect(await run([])).toEqual([`out/archive.sqlite: rebuilt the schema (version 6 → ${ARCHIVE_SCHEMA_VERSION})`]);
+    expect(integrity()).toBe(true);
+    db = open();
+    // Rows written before keep the defaults until their document is written again.
+    expect(db.prepare("SELECT format FROM pages").all()).toEqual([{ format: "plain" }]);
+    expect(db.prepare("SELECT headings_inside, running_titles FROM chunks").all()).toEqual([{ headings_inside: "[]", running_titles: "[]" }]);
+    db.close();
+  });
+
   it("brings a version 5 archive forward: prefix indexes, ranking bounds and the filter indexes, its search unchanged", async () => {
     const notice = await doc("notice", [[heading("Berth Notice", 16), text(S0)], [text(S1)]], "Berth Notice");
     await run([notice, await doc("report", [[text(S1 + " " + S0)]])]);
@@ -369,7 +406,15 @@ describe("sqlite sink", () => {
  * bigram column: the full-text index over text and title only, kept by the same triggers.
  */
 /** A version 6 archive taken back to version 5: no prefix indexes, ranking bounds or filter indexes. */
-const AS_VERSION_5 = `
+/** An archive written by pagestream before schema 7: no pages.format, no chunks.headings_inside or running_titles. */
+const AS_VERSION_6 = `
+ALTER TABLE pages DROP COLUMN format;
+ALTER TABLE chunks DROP COLUMN headings_inside;
+ALTER TABLE chunks DROP COLUMN running_titles;
+UPDATE archive_meta SET value = '6' WHERE key = 'schema_version';
+`;
+
+const AS_VERSION_5 = AS_VERSION_6 + `
 DROP TABLE term_impacts; DROP TABLE impact_blocks; DROP INDEX chunks_filter; DROP INDEX pages_offsets;
 DROP TRIGGER chunks_fts_insert; DROP TRIGGER chunks_fts_delete; DROP TRIGGER chunks_fts_update; DROP TABLE chunks_fts;
 CREATE VIRTUAL TABLE chunks_fts USING fts5(text, title, cjk, content = 'chunks', content_rowid = 'seq', tokenize = 'unicode61 remove_diacritics 2');
@@ -387,7 +432,7 @@ INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild');
 UPDATE archive_meta SET value = '5' WHERE key = 'schema_version';
 `;
 
-const AS_VERSION_4 = `
+const AS_VERSION_4 = AS_VERSION_6 + `
 DROP TABLE term_impacts; DROP TABLE impact_blocks; DROP INDEX chunks_filter; DROP INDEX pages_offsets;
 DROP TRIGGER chunks_fts_insert; DROP TRIGGER chunks_fts_delete; DROP TRIGGER chunks_fts_update; DROP TABLE chunks_fts;
 ALTER TABLE chunks DROP COLUMN cjk;

@@ -4,9 +4,9 @@
  * renderPageText, so the chunk stage sees exactly what it sees in a pipeline.
  */
 import { renderPageText } from "../../src/text/page-text.js";
-import type { ChunkRecord, DocumentResult, Line, PageRecord, Paragraph } from "../../src/core/records.js";
-import { chunkDocument, type TableFormat } from "../../src/stages/chunk/chunker.js";
-import { withHeadingRoles } from "../../src/text/heading-roles.js";
+import type { ChunkRecord, DocumentResult, Line, PageRecord, Paragraph, TextFormat } from "../../src/core/records.js";
+import { chunkDocument } from "../../src/stages/chunk/chunker.js";
+import { withBlockRoles } from "../../src/text/block-roles.js";
 import type { ChunkLimits } from "../../src/stages/chunk/packing.js";
 import { loadTokenizer, type EncodingName, type Tokenizer } from "../../src/stages/chunk/tokenizer.js";
 
@@ -16,8 +16,8 @@ export interface ParagraphSpec {
   /** Font size of every line; 10 unless given. */
   size?: number;
   kind?: Paragraph["kind"];
-  /** Structure role, as on a tagged page. */
-  role?: string;
+  /** Structure role, as tagged on a tagged page (P, H2, LI…). */
+  tag?: string;
 }
 
 export const text = (...lines: string[]): ParagraphSpec => ({ lines });
@@ -43,7 +43,7 @@ export function page(number: number, paragraphs: ParagraphSpec[], extra: Record<
       const width = t.length * size * 0.5;
       lines.push({ text: t, x, y, width, fontSize: size, runs: [{ text: t, x, y, width, fontSize: size, fontName: "f1", ...(spec.kind === "verbatim" ? { monospace: true } : {}) }] });
     }
-    paras.push({ start, end: lines.length, kind: spec.kind ?? "text", ...(spec.role ? { role: spec.role } : {}) });
+    paras.push({ start, end: lines.length, kind: spec.kind ?? "text", ...(spec.tag ? { tag: spec.tag } : {}) });
   }
   const pageText = renderPageText(lines, paras, "reflow");
   return {
@@ -72,9 +72,9 @@ export async function tokenizer(encoding: EncodingName = "cl100k_base"): Promise
   return (cached[encoding] ??= await loadTokenizer(encoding));
 }
 
-/** The pages' chunks, headings found as the extract stage finds them (roles from their sizes, over the document). */
-export async function chunk(pages: PageRecord[], limits: Partial<ChunkLimits> = {}, documentId = DOC_ID, tableFormat: TableFormat = "tsv"): Promise<ChunkRecord[]> {
-  return chunkDocument({ documentId, uri: pages[0]?.uri ?? URI, pages: withHeadingRoles(pages) }, { maxTokens: 512, overlapTokens: 0, minTokens: 0, ...limits }, await tokenizer(), tableFormat);
+/** The pages' chunks, roles found as the extract stage finds them (headings from their looks, over the document); plain text unless `format` says otherwise. */
+export async function chunk(pages: PageRecord[], limits: Partial<ChunkLimits> = {}, documentId = DOC_ID, format: TextFormat = "plain"): Promise<ChunkRecord[]> {
+  return chunkDocument({ documentId, uri: pages[0]?.uri ?? URI, pages: withBlockRoles(pages) }, { maxTokens: 512, overlapTokens: 0, minTokens: 0, ...limits }, await tokenizer(), format);
 }
 
 /** An ok DocumentResult for sink tests: the pages (of one uri and document id) and their chunks. */

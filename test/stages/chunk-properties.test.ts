@@ -8,7 +8,9 @@ import { countTokens } from "gpt-tokenizer/encoding/cl100k_base";
 import { describe, expect, it } from "vitest";
 import type { PageRecord } from "../../src/core/records.js";
 import { chunkId } from "../../src/stages/chunk/chunk-id.js";
+import { withBlockRoles } from "../../src/text/block-roles.js";
 import { documentText } from "../../src/text/document-text.js";
+import { documentView } from "../../src/text/document-view.js";
 import { chunk, code, DOC_ID, heading, page, table, text, type ParagraphSpec, URI } from "./chunk-fixtures.js";
 
 const count = (s: string) => countTokens(s, { disallowedSpecial: new Set() });
@@ -56,18 +58,42 @@ describe("chunking properties", () => {
     );
   });
 
-  it("keeps Markdown-table chunks within max_tokens too, their offsets in order inside the document text", async () => {
+  it("keeps Markdown chunks within max_tokens too, each its prefix and its span of the Markdown view, in order", async () => {
     await fc.assert(
       fc.asyncProperty(documentPages, limits, async (pages, l) => {
-        const doc = documentText(pages).text;
+        const view = documentView(withBlockRoles(pages), "markdown").text;
         let last = 0;
         for (const c of await chunk(pages, l, DOC_ID, "markdown")) {
+          expect(c.textFormat).toBe("markdown");
           expect(c.tokenCount).toBe(count(c.text));
           expect(c.tokenCount).toBeLessThanOrEqual(l.maxTokens);
-          expect(c.charStart).toBeLessThanOrEqual(c.charEnd);
-          expect(c.charEnd).toBeLessThanOrEqual(doc.length);
+          expect(c.text).toBe(c.prefix + view.slice(c.charStart, c.charEnd));
           expect(c.charEnd).toBeGreaterThanOrEqual(last);
           last = c.charEnd;
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("gives every chunk the heading path in force where it starts, and the headings that start inside it", async () => {
+    await fc.assert(
+      fc.asyncProperty(documentPages, limits, async (pages, l) => {
+        // The headings as the Markdown view prints them, found by reading its ATX lines: where
+        // each starts, its level, its text.
+        const view = documentView(withBlockRoles(pages), "markdown").text;
+        const headings = [...view.matchAll(/^(#{1,6}) (.*)$/gmu)].map((m) => ({ at: m.index!, level: m[1]!.length, text: m[2]!.replace(/\\([!-/:-@[-`{-~])/gu, "$1") }));
+        const pathAt = (offset: number) => {
+          const path: { level: number; text: string }[] = [];
+          for (const h of headings.filter((x) => x.at <= offset)) {
+            while (path.length && path[path.length - 1]!.level >= h.level) path.pop();
+            path.push(h);
+          }
+          return path.map((h) => h.text);
+        };
+        for (const c of await chunk(pages, l, DOC_ID, "markdown")) {
+          expect(c.headings).toEqual(pathAt(c.charStart));
+          expect(c.headingsInside).toEqual(headings.filter((h) => h.at >= c.charStart && h.at < c.charEnd).map((h) => h.text));
         }
       }),
       RUNS,

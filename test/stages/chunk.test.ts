@@ -8,7 +8,8 @@ import type { DocumentContext } from "../../src/core/plugin.js";
 import type { ChunkRecord, DocRecord, PageRecord } from "../../src/core/records.js";
 import { loadSpec } from "../../src/pipeline/registry.js";
 import { processFile } from "../../src/run/process-document.js";
-import type { Block } from "../../src/stages/chunk/blocks.js";
+import { documentView, type Block } from "../../src/text/document-view.js";
+import { withBlockRoles } from "../../src/text/block-roles.js";
 import { sentenceStarts, spansAt } from "../../src/stages/chunk/boundaries.js";
 import { chunkId, uuidV5 } from "../../src/stages/chunk/chunk-id.js";
 import { documentText } from "../../src/text/document-text.js";
@@ -103,7 +104,7 @@ describe("chunk stage: tables and code listings", () => {
     for (const c of chunks) expect(c.text).toBe(c.prefix + doc.slice(c.charStart, c.charEnd));
   });
 
-  it("shows tables as Markdown with table_format markdown, a continued part repeating the header and its separator", async () => {
+  it("shows tables as Markdown with text_format markdown, a continued part repeating the header and its separator", async () => {
     const pages = [page(1, [table(...rows, "South\tTug\t10:45", "Quay\tBar|ge\t12:00")])];
     const chunks = await chunk(pages, { maxTokens: 40 }, DOC_ID, "markdown");
     const head = "| Berth | Vessel | From |\n| --- | --- | --- |";
@@ -113,9 +114,9 @@ describe("chunk stage: tables and code listings", () => {
       `${head}\n| Quay | Bar\\|ge | 12:00 |`,
     ]);
     expect(chunks.every((c) => c.tokenCount <= 40)).toBe(true);
-    // Offsets still point into the document text: the rows each chunk carries, as the document prints them.
-    const doc = documentText(pages).text;
-    expect(chunks.map((c) => doc.slice(c.charStart, c.charEnd))).toEqual([rows.slice(0, 3).join("\n"), rows.slice(3).concat("South\tTug\t10:45").join("\n"), "Quay\tBar|ge\t12:00"]);
+    // Offsets point into the Markdown view the chunks carry: each chunk is its prefix and its span of it.
+    const view = documentView(withBlockRoles(pages), "markdown").text;
+    for (const c of chunks) expect(c.text).toBe(c.prefix + view.slice(c.charStart, c.charEnd));
   });
 
   it("never ends a chunk with a table's header row: the header goes with the rows under it", async () => {
@@ -191,6 +192,9 @@ describe("chunk stage: what every chunk knows", () => {
         encoding: "cl100k_base",
         limits: { maxTokens: 100, overlapTokens: 10, minTokens: 5 },
         headings: ["Harbour Notice"],
+        headingsInside: ["Harbour Notice"],
+        runningTitles: [],
+        textFormat: "plain",
         flags: ["columns_uncertain", "ocr_layer"],
       },
     ]);
@@ -202,15 +206,31 @@ describe("chunk stage: what every chunk knows", () => {
       page(2, [heading("2. Finance", 16), text(S1), heading("2.1 Income", 13), text(S2)]),
     ];
     const chunks = await chunk(pages, { maxTokens: 30 });
-    expect(chunks.map((c) => [c.text.split("\n")[0], c.headings])).toEqual([
-      ["Annual Report", ["Annual Report", "1. Traffic", "1.1 Ferries"]],
-      ["2. Finance", ["Annual Report", "2. Finance"]],
-      ["2.1 Income", ["Annual Report", "2. Finance", "2.1 Income"]],
+    // The path in force where each chunk starts, and every heading that starts inside it.
+    expect(chunks.map((c) => [c.text.split("\n")[0], c.headings, c.headingsInside])).toEqual([
+      ["Annual Report", ["Annual Report"], ["Annual Report", "1. Traffic", "1.1 Ferries"]],
+      ["2. Finance", ["Annual Report", "2. Finance"], ["2. Finance"]],
+      ["2.1 Income", ["Annual Report", "2. Finance", "2.1 Income"], ["2.1 Income"]],
     ]);
   });
 
+  it("says every section a chunk covers, and the path in force where it starts, not where its first heading is", async () => {
+    // One chunk holds the end of §8, all of §9 and the start of §10 (the Bitcoin paper's chunk 9).
+    const pages = [page(1, [heading("Paper", 20), heading("8. Verification", 14), text(S0, S1), heading("9. Value", 14), text(S2), heading("10. Privacy", 14), text(TAIL)])];
+    const chunks = await chunk(pages, { maxTokens: 400 });
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]!.headingsInside).toEqual(["Paper", "8. Verification", "9. Value", "10. Privacy"]);
+    // Cut smaller, with an overlap: the chunk that holds §9's text starts in §8's (its overlap
+    // repeats §8's last sentence) and says so, and names §9 and §10 as inside it.
+    const split = await chunk(pages, { maxTokens: 60, overlapTokens: 12 });
+    const middle = split.find((c) => c.text.includes(S2))!;
+    expect(middle.text.startsWith("9. Value")).toBe(false);
+    expect(middle.headings).toEqual(["Paper", "8. Verification"]);
+    expect(middle.headingsInside[0]).toBe("9. Value");
+  });
+
   it("takes heading levels from structure roles over sizes, and a tagged P is no heading however large", async () => {
-    const pages = [page(1, [{ lines: ["Overview"], role: "H2" }, text(S0), { lines: ["A pull quote"], size: 24, role: "P" }, text(S1)])];
+    const pages = [page(1, [{ lines: ["Overview"], tag: "H2" }, text(S0), { lines: ["A pull quote"], size: 24, tag: "P" }, text(S1)])];
     const [only] = await chunk(pages, { maxTokens: 100 });
     expect(only!.headings).toEqual(["Overview"]);
   });

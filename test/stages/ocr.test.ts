@@ -48,7 +48,7 @@ const comparable = (pages: PageRecord[]) => JSON.parse(JSON.stringify(pages).rep
 describe("ocr stage on a two-page scan", () => {
   it("reads the pages as paragraphs under their headings, without the running header and page numbers, the hyphen and the page break joined", async () => {
     const result = ok(await scan());
-    const text = textOutput(result.pages, false).trimEnd();
+    const text = textOutput(result.pages, "plain", false).trimEnd();
     expectParagraphs(text, SCAN.ocr.expected.reflow);
     expect(text).not.toContain(SCAN.ocr.runningHeader!);
     for (const footer of SCAN.ocr.footers!) expect(text).not.toContain(footer);
@@ -87,14 +87,14 @@ describe("ocr stage on a two-page scan", () => {
     ] as const) {
       const pages = okPages(result);
       expect(pages.map((p) => p.ocr?.renderer)).toEqual([renderer, renderer]);
-      expectParagraphs(textOutput(pages, false).trimEnd(), SCAN.ocr.expected.reflow);
+      expectParagraphs(textOutput(pages, "plain", false).trimEnd(), SCAN.ocr.expected.reflow);
     }
   });
 
   it("lines stay tilted without deskew, and the text is still read", async () => {
     const pages = okPages(await read(SCAN.file, { deskew: false }));
     expect(pages.map((p) => p.ocr!.skewDegrees)).toEqual([0, 0]);
-    expect(wordF1(textOutput(pages, false), SCAN.ocr.expected.reflow)).toBeGreaterThan(0.95);
+    expect(wordF1(textOutput(pages, "plain", false), SCAN.ocr.expected.reflow)).toBeGreaterThan(0.95);
   });
 
   it("gives up a page that runs over page_timeout_seconds with a warning, the page left empty as flag-scans said, the document kept", async () => {
@@ -120,16 +120,16 @@ describe("ocr stage on a typeset document with a scanned page", () => {
     expect(a[2]).toEqual(b[2]);
     expect(without[1]!.empty).toBe(true);
     expect(withOcrPages[1]!.source).toBe("ocr");
-    expectParagraphs(textOutput(withOcrPages, false).trimEnd(), MIXED.ocr.expected.reflow);
+    expectParagraphs(textOutput(withOcrPages, "plain", false).trimEnd(), MIXED.ocr.expected.reflow);
     // The scan's own "Page 2 of 3" goes with the typeset pages' footers.
     expect(withOcrPages.map((p) => p.furniture?.pageLabel ?? null)).toEqual(MIXED.ocr.pageLabels);
-    expect(textOutput(withOcrPages, false)).toContain(MIXED.ocr.onlyInScan!);
+    expect(textOutput(withOcrPages, "plain", false)).toContain(MIXED.ocr.onlyInScan!);
   });
 
   it("reads every page with pages: all, replacing the typeset pages' text layer too", async () => {
     const pages = okPages(await read(MIXED.file, { pages: "all" }));
     expect(pages.map((p) => p.source)).toEqual(["ocr", "ocr", "ocr"]);
-    expect(wordF1(textOutput(pages, false), MIXED.ocr.expected.reflow)).toBeGreaterThan(0.97);
+    expect(wordF1(textOutput(pages, "plain", false), MIXED.ocr.expected.reflow)).toBeGreaterThan(0.97);
   });
 
   it("reads nothing in a document without scans", async () => {
@@ -159,7 +159,7 @@ describe("ocr stage on a garbled text layer", () => {
 describe("ocr stage languages", () => {
   it("reads German umlauts and ß with the deu language pack (Debian tesseract-ocr-deu)", async () => {
     const result = ok(await read(GERMAN.file, { languages: GERMAN.ocr.languages }));
-    const text = textOutput(result.pages, false).trimEnd();
+    const text = textOutput(result.pages, "plain", false).trimEnd();
     for (const word of GERMAN.ocr.mustContain!) expect(text).toContain(word);
     expectParagraphs(text, GERMAN.ocr.expected.reflow);
     expect((result.pages[0] as PageRecord).ocr!.languages).toEqual(["deu"]);

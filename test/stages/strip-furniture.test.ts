@@ -3,6 +3,10 @@ import { rerender } from "../../src/text/page-edit.js";
 import type { Line, PageRecord } from "../../src/core/records.js";
 import { detectFurniture, furnitureKey } from "../../src/stages/strip-furniture/furniture-detection.js";
 import { isPageNumberLine } from "../../src/stages/strip-furniture/page-number-line.js";
+import { runningTitles } from "../../src/stages/strip-furniture/running-titles.js";
+import { chunkDocument } from "../../src/stages/chunk/chunker.js";
+import { loadTokenizer } from "../../src/stages/chunk/tokenizer.js";
+import { extractFile, okPages } from "../helpers/extract.js";
 
 const options = { bandRatio: 0.12, maxLinesPerBand: 3, windowPages: 2, minPages: 2, isolationRatio: 1.3 };
 
@@ -137,5 +141,25 @@ describe("page numbers without a second page", () => {
     // A lone number in the body's rhythm is a table's or a list's, not a page number.
     expect(removed([page(1, [line("15", 700 - 12 * 49, 10)])])).toEqual([[]]);
     expect(removed([page(1, [line("Page 1/1", 40, 8), line("Printed by the office", 20, 6)])])).toEqual([[]]);
+  });
+});
+
+describe("running titles", () => {
+  it("keeps what the running headers and footers say, without their page numbers or 'Page n of N'", () => {
+    expect(runningTitles(["63 HARBOUR BOARD ANNUAL REPORT 2025", "Page 3 of 9", "- 7 -", "Privium Done Hedge Fund", "74 | AB INCOME FUND abfunds.com"], "63")).toEqual([
+      "HARBOUR BOARD ANNUAL REPORT 2025",
+      "Privium Done Hedge Fund",
+      "AB INCOME FUND abfunds.com",
+    ]);
+    expect(runningTitles(["Seite 4 von 12", "iv", "Contract 2026-17 — Page iv"], "iv")).toEqual(["Contract 2026-17"]);
+  });
+
+  it("puts them on the page a one-page report's running title came off, and every chunk of it carries them", async () => {
+    const result = await extractFile("fixtures/one-page-running-title-page-number.pdf", {}, "default");
+    const [page] = okPages(result);
+    expect(page!.furniture?.titles).toEqual(["HARBOUR BOARD ANNUAL REPORT 2025"]);
+    const chunks = chunkDocument({ documentId: "d", uri: "u", pages: okPages(result) }, { maxTokens: 64, overlapTokens: 0, minTokens: 0 }, await loadTokenizer("cl100k_base"), "markdown");
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) expect(c.runningTitles).toEqual(["HARBOUR BOARD ANNUAL REPORT 2025"]);
   });
 });

@@ -39,7 +39,11 @@ export function chunkMetadata(chunk: ChunkRecord, place: ChunkPlace): Record<str
     token_count: chunk.tokenCount,
     tokenizer: chunk.tokenizer,
     encoding: chunk.encoding,
+    text_format: chunk.textFormat ?? "plain",
     ...list("headings", chunk.headings),
+    // A chunk stage written before these fields leaves them out.
+    ...list("headings_inside", chunk.headingsInside ?? []),
+    ...list("running_titles", chunk.runningTitles ?? []),
     ...list("flags", chunk.flags),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { PreviousDelivery } from "../../core/plugin.js";
 import type { DocumentResult, Line, OcrFacts, PageRecord } from "../../core/records.js";
+import { chunksFormat, pageViewText } from "../../text/document-view.js";
 import { documentStatus, pageFlags, pageLabel } from "../../text/page-facts.js";
 
 /**
@@ -23,7 +24,8 @@ export function jsonlRecords(result: DocumentResult, includeLines: boolean): obj
     const { uri, code, message, documentId } = result.error;
     records.push({ type: "error", uri, ...path, ...(documentId ? { document_id: documentId } : {}), code, message });
   } else {
-    for (const page of result.pages) records.push(pageRecord(page, result.document.pageCount, includeLines, path));
+    const markdown = chunksFormat(result.chunks) === "markdown";
+    for (const page of result.pages) records.push(pageRecord(page, result.document.pageCount, includeLines, path, markdown));
   }
   for (const w of result.warnings) records.push({ type: "warning", uri: result.uri, ...path, ...warning(w) });
   return records;
@@ -63,7 +65,8 @@ function warning(w: DocumentResult["warnings"][number]): object {
   return { code: w.code, message: w.message, ...(w.pages ? { pages: w.pages } : {}) };
 }
 
-function pageRecord(page: PageRecord, pageCount: number, includeLines: boolean, path: { path?: string }): object {
+/** A page's line; with `markdown` (the document's chunks are Markdown) its Markdown text too, which chunk offsets point into. */
+function pageRecord(page: PageRecord, pageCount: number, includeLines: boolean, path: { path?: string }, markdown: boolean): object {
   const label = pageLabel(page);
   return {
     type: "page",
@@ -73,6 +76,7 @@ function pageRecord(page: PageRecord, pageCount: number, includeLines: boolean, 
     page: page.number,
     page_count: pageCount,
     text: page.text,
+    ...(markdown ? { markdown: pageViewText(page, "markdown") } : {}),
     empty: page.empty,
     mode: page.mode,
     order_source: page.orderSource,
@@ -82,7 +86,7 @@ function pageRecord(page: PageRecord, pageCount: number, includeLines: boolean, 
     flags: pageFlags(page),
     ...(page.scanReason ? { scan_reason: page.scanReason } : {}),
     ...(label ? { page_label: label } : {}),
-    ...(page.furniture ? { furniture: { header: page.furniture.header, footer: page.furniture.footer } } : {}),
+    ...(page.furniture ? { furniture: { header: page.furniture.header, footer: page.furniture.footer, ...(page.furniture.titles?.length ? { titles: page.furniture.titles } : {}) } } : {}),
     ...(page.continues ? { continues: true } : {}),
     ...(page.ocr ? { source: "ocr", ocr: ocrRecord(page.ocr) } : {}),
     width: page.width,
@@ -115,6 +119,6 @@ function lineRecord(line: Line): object {
     y: r(line.y),
     width: r(line.width),
     font_size: r(line.fontSize),
-    runs: line.runs.map((run) => ({ text: run.text, x: r(run.x), y: r(run.y), width: r(run.width), font_size: r(run.fontSize), font: run.fontName })),
+    runs: line.runs.map((run) => ({ text: run.text, x: r(run.x), y: r(run.y), width: r(run.width), font_size: r(run.fontSize), font: run.fontName, ...(run.bold ? { bold: true } : {}) })),
   };
 }

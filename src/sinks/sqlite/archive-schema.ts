@@ -8,11 +8,12 @@
  * - `pages`: each page's text, printed label, flags, furniture, facts (how its text was made:
  *   order source, columns, dehyphenation decisions…; null on pages written before schema 3),
  *   how OCR read it (`ocr`, for pages the ocr stage read from their image; schema 4), and
- *   where its text sits in the document text chunk offsets point into.
+ *   where its text sits in the document text chunk offsets point into; that text is in the
+ *   view its chunks were cut from, `format` plain or markdown (schema 7).
  * - `chunks`: the chunk records, `id` the same UUID as in the JSONL. `title` repeats the
  *   document's title so the full-text index can hold it beside the text; `cjk` holds the text's
  *   Chinese, Japanese and Korean words as pairs of characters (cjk-bigrams.ts; "" for text
- *   without them; schema 5).
+ *   without them; schema 5); `headings_inside` and `running_titles` as in the JSONL (schema 7).
  * - `chunks_fts`: FTS5 over chunk text, title and cjk, external content (the text is stored
  *   once, in `chunks`), kept in step by triggers; tokenizer `unicode61 remove_diacritics 2`,
  *   with `porter` in front when stemming is on; prefix indexes for 3- and 4-letter prefixes
@@ -66,6 +67,11 @@ const ARCHIVE_MIGRATIONS: (string | ((db: Database) => void))[] = [
   // the ranking bounds with it); the bound tables and the chunks_filter and pages_offsets
   // indexes come with TABLES.
   dropIndexSql("chunks_fts"),
+  // 6 → 7: the view a page's text is in (`pages.format`: plain, or markdown when its chunks are),
+  // and each chunk's headings inside it and running titles.
+  `ALTER TABLE pages ADD COLUMN format TEXT NOT NULL DEFAULT 'plain';
+   ALTER TABLE chunks ADD COLUMN headings_inside TEXT NOT NULL DEFAULT '[]';
+   ALTER TABLE chunks ADD COLUMN running_titles TEXT NOT NULL DEFAULT '[]';`,
 ];
 
 /** The columns of the full-text index, in the order bm25 weights them (FTS_WEIGHTS). */
@@ -119,6 +125,7 @@ CREATE TABLE IF NOT EXISTS pages (
   furniture TEXT,
   facts TEXT,
   ocr TEXT,
+  format TEXT NOT NULL DEFAULT 'plain',
   PRIMARY KEY (document_row, number)
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chunks (
@@ -138,6 +145,8 @@ CREATE TABLE IF NOT EXISTS chunks (
   headings TEXT NOT NULL,
   flags TEXT NOT NULL,
   cjk TEXT NOT NULL DEFAULT '',
+  headings_inside TEXT NOT NULL DEFAULT '[]',
+  running_titles TEXT NOT NULL DEFAULT '[]',
   UNIQUE (document_row, chunk_index)
 ) STRICT;
 CREATE INDEX IF NOT EXISTS chunks_id ON chunks (id);

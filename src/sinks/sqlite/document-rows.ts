@@ -5,8 +5,8 @@
  * limits, archive schema), so rows made under other settings can be found.
  */
 import { createHash } from "node:crypto";
-import type { Dehyphenation, DocumentResult, PageRecord } from "../../core/records.js";
-import { documentText } from "../../text/document-text.js";
+import type { Dehyphenation, DocumentResult, PageRecord, TextFormat } from "../../core/records.js";
+import { chunksFormat, documentViewText } from "../../text/document-view.js";
 import { cjkIndexText } from "./cjk-bigrams.js";
 import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../text/page-facts.js";
 
@@ -15,9 +15,9 @@ import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../text/
  * (archive-schema.ts). 2: document_id, rows_hash, document_row; 3: `pages.facts`; 4: `pages.ocr`;
  * 5: `documents.path` and `chunks.cjk` (the CJK bigram column of the full-text index); 6: prefix
  * indexes, the ranking bounds (`impact_blocks`, `term_impacts`) and the `chunks_filter` and
- * `pages_offsets` indexes.
+ * `pages_offsets` indexes; 7: `pages.format`, `chunks.headings_inside` and `chunks.running_titles`.
  */
-export const ARCHIVE_SCHEMA_VERSION = 6;
+export const ARCHIVE_SCHEMA_VERSION = 7;
 
 export interface DocumentRow {
   uri: string;
@@ -46,6 +46,8 @@ export interface PageRow {
   char_start: number | null;
   char_end: number | null;
   mode: string;
+  /** The view `text` is in: `plain`, or `markdown` when the document's chunks are Markdown. */
+  format: TextFormat;
   /** JSON array of flag names. */
   flags: string;
   /** JSON of the page's furniture record, when a stage left one. */
@@ -114,6 +116,10 @@ export interface ChunkRow {
   prefix_chars: number;
   token_count: number;
   headings: string;
+  /** JSON array of the headings that start inside the chunk. */
+  headings_inside: string;
+  /** JSON array of the running titles of its pages. */
+  running_titles: string;
   flags: string;
   /** The text's CJK words as bigrams, for the full-text index ("" without CJK). */
   cjk: string;
@@ -144,16 +150,21 @@ export function documentRows(result: DocumentResult): DocumentRows {
     return { document: { ...document, rows_hash: hash(document) }, pages: [], chunks: [] };
   }
   const title = result.document.title ?? null;
-  const spans = new Map(documentText(result.pages).pages.map((s) => [s.number, s]));
+  // Pages are stored in the view the chunks were cut from, so that chunk offsets point into them.
+  const format = chunksFormat(result.chunks);
+  const view = documentViewText(result.pages, format);
+  const spans = new Map(view.pages.map((s) => [s.number, s]));
   const pages: PageRow[] = result.pages.map((page) => {
     const furniture = pageFurniture(page);
+    const span = spans.get(page.number);
     return {
       number: page.number,
       label: pageLabel(page) ?? null,
-      text: page.text,
-      char_start: spans.get(page.number)?.start ?? null,
-      char_end: spans.get(page.number)?.end ?? null,
+      text: span ? view.text.slice(span.start, span.end) : "",
+      char_start: span?.start ?? null,
+      char_end: span?.end ?? null,
       mode: page.mode,
+      format,
       flags: JSON.stringify(pageFlags(page)),
       furniture: furniture === undefined ? null : JSON.stringify(furniture),
       facts: JSON.stringify(pageFacts(page)),
@@ -173,6 +184,9 @@ export function documentRows(result: DocumentResult): DocumentRows {
     prefix_chars: c.prefix.length,
     token_count: c.tokenCount,
     headings: JSON.stringify(c.headings),
+    // A chunk stage written before these fields leaves them out: stored as none.
+    headings_inside: JSON.stringify(c.headingsInside ?? []),
+    running_titles: JSON.stringify(c.runningTitles ?? []),
     flags: JSON.stringify(c.flags),
     cjk: cjkIndexText(c.text),
   }));
@@ -180,7 +194,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
   const config = {
     schema: ARCHIVE_SCHEMA_VERSION,
     modes: [...new Set(result.pages.map((p) => p.mode))].sort(),
-    chunking: first ? { tokenizer: first.tokenizer, encoding: first.encoding, ...first.limits } : null,
+    chunking: first ? { tokenizer: first.tokenizer, encoding: first.encoding, format, ...first.limits } : null,
   };
   const document = {
     uri: result.uri,

@@ -1,18 +1,18 @@
 /**
  * One document's pages → its chunk records. Pure: the tokenizer is passed in, nothing is read
- * or written. The steps live in their own modules: document-text (what offsets point into),
- * blocks and headings (what each part of the text is), pieces (where it may be cut, and how
- * well), packing (which cuts make the chunks), page-facts (labels and flags), chunk-id.
+ * or written. The steps live in their own modules: document-view (the text in the chunk's format,
+ * what offsets point into, and what each part of it is), headings, pieces (where it may be cut,
+ * and how well), packing (which cuts make the chunks), page-facts (labels, flags, running
+ * titles), chunk-id.
  */
 import type { ChunkRecord, PageRecord } from "../../core/records.js";
-import { documentBlocks, type Block } from "./blocks.js";
 import { chunkId } from "./chunk-id.js";
-import { documentText, pageAt } from "../../text/document-text.js";
+import { pageAt } from "../../text/document-text.js";
+import { documentView, type Block, type TextFormat } from "../../text/document-view.js";
 import { HeadingPath } from "./headings.js";
 import { packChunks, type ChunkLimits, type PackedChunk } from "./packing.js";
-import { pageFlags, pageLabel } from "../../text/page-facts.js";
+import { pageFlags, pageLabel, runningTitles } from "../../text/page-facts.js";
 import { documentPieces } from "./pieces.js";
-import { markdownTables } from "./table-markdown.js";
 import type { Tokenizer } from "./tokenizer.js";
 
 export interface ChunkInput {
@@ -22,24 +22,17 @@ export interface ChunkInput {
   pages: readonly PageRecord[];
 }
 
-/** How a chunk's text shows table rows: as the document text does (cells separated by tabs), or as Markdown rows. */
-export type TableFormat = "tsv" | "markdown";
-
-export function chunkDocument(input: ChunkInput, limits: ChunkLimits, tokenizer: Tokenizer, tableFormat: TableFormat = "tsv"): ChunkRecord[] {
-  const doc = documentText(input.pages);
-  if (doc.pages.length === 0) return [];
-  const documentBlocksFound = documentBlocks(input.pages, doc);
-  // Chunks are cut from the text they will carry: the document text, or a view of it with its tables as Markdown.
-  const { text, blocks, toDocument } = tableFormat === "markdown" ? markdownTables(doc.text, documentBlocksFound) : { text: doc.text, blocks: documentBlocksFound, toDocument: (offset: number) => offset };
+export function chunkDocument(input: ChunkInput, limits: ChunkLimits, tokenizer: Tokenizer, textFormat: TextFormat = "plain"): ChunkRecord[] {
+  const view = documentView(input.pages, textFormat);
+  if (view.pages.length === 0) return [];
+  const { text, blocks } = view;
   const pieces = documentPieces(text, blocks, tokenizer, { text: limits.maxTokens - limits.overlapTokens, whole: limits.maxTokens });
   const packed = packChunks(text, pieces, tokenizer, limits, rowStarts(text, blocks));
-  const headings = headingPaths(text, blocks, packed);
+  const headings = chunkHeadings(blocks, packed);
   const frozenLimits = Object.freeze({ ...limits });
   return packed.map((chunk, index) => {
-    const charStart = toDocument(chunk.start, "start");
-    const charEnd = toDocument(chunk.end, "end");
-    const pageStart = pageAt(doc.pages, charStart).number;
-    const pageEnd = pageAt(doc.pages, Math.max(charStart, charEnd - 1)).number;
+    const pageStart = pageAt(view.pages, chunk.start).number;
+    const pageEnd = pageAt(view.pages, Math.max(chunk.start, chunk.end - 1)).number;
     const spanned = input.pages.filter((p) => p.number >= pageStart && p.number <= pageEnd);
     return {
       type: "chunk",
@@ -49,36 +42,43 @@ export function chunkDocument(input: ChunkInput, limits: ChunkLimits, tokenizer:
       index,
       text: chunk.text,
       prefix: chunk.prefix,
+      textFormat,
       pageStart,
       pageEnd,
       pageLabels: spanned.flatMap((p) => pageLabel(p) ?? []),
-      charStart,
-      charEnd,
+      charStart: chunk.start,
+      charEnd: chunk.end,
       tokenCount: chunk.tokens,
       tokenizer: tokenizer.name,
       encoding: tokenizer.encoding,
       limits: frozenLimits,
-      headings: headings[index]!,
+      headings: headings[index]!.inForce,
+      headingsInside: headings[index]!.inside,
+      runningTitles: [...new Set(spanned.flatMap(runningTitles))],
       flags: [...new Set(spanned.flatMap(pageFlags))].sort(),
     };
   });
 }
 
 /**
- * The heading path of each chunk: the headings in force where its own text starts, and the
- * headings that open it (a chunk that starts with "2. Finance" is under "2. Finance").
+ * Each chunk's headings: the path in force where its text starts (every heading that starts at
+ * or before that point, each closing the ones at its level or deeper), and the headings that
+ * start inside it. A chunk that starts with a heading is under it.
  */
-function headingPaths(text: string, blocks: readonly Block[], chunks: readonly PackedChunk[]): string[][] {
+function chunkHeadings(blocks: readonly Block[], chunks: readonly PackedChunk[]): { inForce: string[]; inside: string[] }[] {
+  const headings = blocks.filter((b) => b.kind === "heading");
   const path = new HeadingPath();
-  let next = 0;
-  const enter = (block: Block) => {
-    if (block.kind === "heading") path.enter(block.level ?? 6, text.slice(block.start, block.end).replace(/\s+/g, " "));
-  };
+  let entered = 0;
+  let firstInside = 0;
   return chunks.map((chunk) => {
-    while (next < blocks.length && blocks[next]!.end <= chunk.coreStart) enter(blocks[next++]!);
-    // Headings that open the chunk (and the block the chunk starts inside, when it is one).
-    while (next < blocks.length && blocks[next]!.kind === "heading" && blocks[next]!.start < chunk.end) enter(blocks[next++]!);
-    return path.current();
+    while (entered < headings.length && headings[entered]!.start <= chunk.start) {
+      const heading = headings[entered++]!;
+      path.enter(heading.level ?? 6, heading.heading ?? "");
+    }
+    while (firstInside < headings.length && headings[firstInside]!.start < chunk.start) firstInside++;
+    const inside: string[] = [];
+    for (let i = firstInside; i < headings.length && headings[i]!.start < chunk.end; i++) inside.push(headings[i]!.heading ?? "");
+    return { inForce: path.current(), inside };
   });
 }
 

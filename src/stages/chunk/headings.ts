@@ -1,6 +1,6 @@
 /**
  * The heading path every chunk carries. Which paragraphs are headings, and their levels, was
- * decided where the pages were read (src/text/heading-roles.ts: the role H1…H6); here the
+ * decided where the pages were read (src/text/block-roles.ts: the role H1…H6); here the
  * headings in force are followed through the document.
  */
 /** The headings in force at a point of the document, outermost first. */

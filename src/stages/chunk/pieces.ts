@@ -14,9 +14,9 @@
  * with what it heads), and a page break in mid-paragraph (the page says its last paragraph goes
  * on, or that paragraph ends without a full stop and the next page goes on in lower case).
  */
-import type { Block } from "./blocks.js";
+import type { Block } from "../../text/document-view.js";
+import { MARKDOWN_SEPARATOR } from "../../text/markdown.js";
 import { codePointPoints, segmentPoints, sentenceStarts, spansAt, wordStarts, type Span } from "./boundaries.js";
-import { MARKDOWN_SEPARATOR } from "./table-markdown.js";
 import type { Tokenizer } from "./tokenizer.js";
 
 export const CUT = { insideWord: 0, word: 1, sentence: 2, paragraph: 3 } as const;
@@ -99,16 +99,20 @@ export function documentPieces(text: string, blocks: readonly Block[], tokenizer
       else words(sentence, sentenceCut);
     });
   };
-  /** A table by rows (each after the header repeats it), a code listing by lines. */
+  /**
+   * A table by rows (each after the header repeats it), a code listing by lines. In the Markdown
+   * view a table's separator row belongs to its header row, and a fenced listing's opening fence
+   * is its header: the chunk that goes on with the listing opens the fence again.
+   */
   const rows = (block: Block, cut: number) => {
     const printed = lineSpans(text, block.start, block.end);
-    // A Markdown table's separator row belongs to its header row (table-markdown.ts).
     const separated = block.kind === "table" && printed.length > 2 && MARKDOWN_SEPARATOR.test(text.slice(printed[1]!.start, printed[1]!.end));
     const lines = separated ? [{ start: printed[0]!.start, end: printed[1]!.end }, ...printed.slice(2)] : printed;
-    const header = block.kind === "table" && lines.length > 1 ? lines[0] : undefined;
+    const fenced = block.kind === "code" && FENCE.test(text.slice(lines[0]!.start, lines[0]!.end));
+    const header = (block.kind === "table" || fenced) && lines.length > 1 ? lines[0] : undefined;
     lines.forEach((line, i) => {
       // A header row stays with the first row under it, as a heading stays with what it heads.
-      const lineCut = i === 0 ? cut : block.kind !== "table" ? CUT.sentence : i === 1 && header ? CUT.word : CUT.paragraph;
+      const lineCut = i === 0 ? cut : i === 1 && header ? CUT.word : block.kind !== "table" ? CUT.sentence : CUT.paragraph;
       const lineHeader = i > 0 ? header : undefined;
       const tokens = count(line.start, line.end);
       if (tokens <= limits.text) pieces.push({ ...line, tokens, cut: lineCut, ...(lineHeader ? { header: lineHeader } : {}) });
@@ -126,6 +130,9 @@ export function documentPieces(text: string, blocks: readonly Block[], tokenizer
   });
   return pieces;
 }
+
+/** The opening fence of a Markdown code block. */
+const FENCE = /^`{3,}$/u;
 
 /** The strength of the boundary between two consecutive blocks. */
 export function cutBetween(before: Block, after: Block, text: string): number {

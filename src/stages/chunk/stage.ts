@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineStage } from "../../core/plugin.js";
 import { wholeDocument } from "../../core/stage-operators.js";
 import type { DocRecord, PageRecord } from "../../core/records.js";
+import { TEXT_FORMATS } from "../../text/document-view.js";
 import { chunkDocument } from "./chunker.js";
 import { ENCODINGS, loadTokenizer } from "./tokenizer.js";
 
@@ -26,11 +27,11 @@ const options = z
       .describe(
         "Tokens of the text before a chunk that it repeats at its start (from a sentence or word start), so a passage cut at a boundary is whole in one chunk. Never across documents; a chunk that continues a table repeats its header row instead.",
       ),
-    table_format: z
-      .enum(["tsv", "markdown"])
-      .default("tsv")
+    text_format: z
+      .enum(TEXT_FORMATS)
+      .default("markdown")
       .describe(
-        "How a chunk's text shows table rows: tsv as the document text prints them (cells separated by tabs), or markdown (| a | b | rows, a separator under the header row, repeated with it by a chunk that continues the table). Chunks are cut and counted in the format they carry; char_start/char_end still point into the document text.",
+        "The view of the text chunks are cut from and carry: markdown (headings as #, list items as - or 1., code fenced, tables as | a | b | rows with a header row, repeated by a chunk that continues the table) or plain (what pagestream extract prints: paragraphs, tables one row a line with tab-separated cells). Chunks are cut and counted in it, and char_start/char_end point into it.",
       ),
     min_tokens: z
       .int()
@@ -54,11 +55,12 @@ export type ChunkOptions = z.output<typeof options>;
 export default defineStage({
   type: "chunk",
   // 2: chunk ids name the uri too, so two copies of one file have ids of their own.
-  version: 2,
+  // 3: text_format (Markdown by default); headings in force at the chunk's start, headings inside, running titles.
+  version: 3,
   producesChunks: true,
   summary: "Cuts each document's text into token-counted chunks for embedding, at headings, paragraphs, sentences or words, in that order of preference.",
   options,
-  examples: [{ max_tokens: 512, overlap_tokens: 64 }, { encoding: "o200k_base", max_tokens: 1024, overlap_tokens: 128, min_tokens: 100 }, { max_tokens: 256, overlap_tokens: 0, table_format: "markdown" }],
+  examples: [{ max_tokens: 512, overlap_tokens: 64 }, { encoding: "o200k_base", max_tokens: 1024, overlap_tokens: 128, min_tokens: 100 }, { max_tokens: 256, overlap_tokens: 0, text_format: "plain" }],
   async create(opts) {
     const tokenizer = await loadTokenizer(opts.encoding);
     const limits = { maxTokens: opts.max_tokens, overlapTokens: opts.overlap_tokens, minTokens: opts.min_tokens };
@@ -69,7 +71,7 @@ export default defineStage({
             // A second chunk stage replaces the chunks of the first.
             const kept = all.filter((r) => r.type !== "chunk");
             const pages = kept.filter((r): r is PageRecord => r.type === "page");
-            return [...kept, ...chunkDocument({ documentId: context.input.documentId, uri: context.input.item.uri, pages }, limits, tokenizer, opts.table_format)];
+            return [...kept, ...chunkDocument({ documentId: context.input.documentId, uri: context.input.item.uri, pages }, limits, tokenizer, opts.text_format)];
           }),
         ),
     };

@@ -6,6 +6,7 @@
  * paragraph: a sentence broken across the page boundary reads whole (docs/extraction.md §10.5).
  */
 import type { Line, PageRecord } from "../../core/records.js";
+import { roleLevel } from "../../text/markdown.js";
 import { sameFontSize } from "../../text/text-geometry.js";
 
 const SENTENCE_END = /[.!?:]["”’»)\]]*$/u;
@@ -15,6 +16,8 @@ export function continuesOnNextPage(page: PageRecord, next: PageRecord): boolean
   const last = page.paragraphs[page.paragraphs.length - 1];
   const first = next.paragraphs[0];
   if (last?.kind !== "text" || first?.kind !== "text") return false;
+  // A heading never runs on, nor does a paragraph into one.
+  if (roleLevel(last.role) !== undefined || roleLevel(first.role) !== undefined) return false;
   const tail = page.lines[last.end - 1]!;
   const head = next.lines[first.start]!;
   if (!sameFontSize(tail.fontSize, head.fontSize)) return false;

@@ -236,6 +236,24 @@ function finish(page: PageLines, options: LayoutOptions): PageLines {
   return { ...page, sections };
 }
 
+/** Share of the pages' characters set in a monospaced font. */
+export function monospacedShare(pages: readonly PageLines[]): number {
+  let all = 0;
+  let mono = 0;
+  for (const page of pages) {
+    for (const section of page.sections) {
+      for (const line of section.lines) {
+        for (const run of line.runs) {
+          const n = run.text.length;
+          all += n;
+          if (run.monospace) mono += n;
+        }
+      }
+    }
+  }
+  return all ? mono / all : 0;
+}
+
 /** The document's line gap, for pages with too few lines to measure their own. */
 export function documentLineGap(pages: readonly PageLines[]): number {
   return typicalLineGap(pages.flatMap((p) => p.sections.flatMap((s) => (s.kind === "flow" ? lineGaps(s.lines, s.flowBreaks) : []))));
@@ -250,12 +268,12 @@ export function layoutParagraphs(page: PageLines, options: LayoutOptions, fallba
     const offset = lines.length;
     lines.push(...section.lines);
     if (section.kind === "paragraph") {
-      paragraphs.push({ start: offset, end: lines.length, kind: section.paragraph, ...(section.role ? { role: section.role } : {}) });
+      paragraphs.push({ start: offset, end: lines.length, kind: section.paragraph, ...(section.role ? { tag: section.role } : {}) });
       continue;
     }
     for (const p of segmentParagraphs(section.lines, options, fallbackGap, section.flowBreaks, gaps)) {
-      const role = section.lines[p.start]?.role;
-      paragraphs.push({ ...p, start: p.start + offset, end: p.end + offset, ...(role ? { role } : {}) });
+      const tag = section.lines[p.start]?.role;
+      paragraphs.push({ ...p, start: p.start + offset, end: p.end + offset, ...(tag ? { tag } : {}) });
     }
   }
   return { lines, paragraphs, text: renderPageText(lines, paragraphs, options.mode) };

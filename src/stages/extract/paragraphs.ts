@@ -12,11 +12,11 @@
  * keep their line breaks and indentation even when the page is reflowed.
  */
 import type { Line, Paragraph } from "../../core/records.js";
-import { blankCodeLines, median, sameFontSize } from "../../text/text-geometry.js";
-import { followsMarker, letterMarker, startsWithListMarker } from "./list-markers.js";
+import { blankCodeLines, isBoldLine, median, sameFontSize } from "../../text/text-geometry.js";
+import { followsMarker, isListMarker, letterMarker, startsWithListMarker } from "./list-markers.js";
 import { paragraphGaps, type GapEvidence, type LineKind } from "./paragraph-gaps.js";
 import { breaksWordBefore } from "../../text/word-breaks.js";
-import { HEADING_SIZE_RATIO } from "../../text/heading-roles.js";
+import { HEADING_SIZE_RATIO } from "../../text/heading-detection.js";
 
 export interface ParagraphOptions {
   /** A gap between baselines wider than this × the page's median gap starts a paragraph. */
@@ -25,6 +25,13 @@ export interface ParagraphOptions {
   indentRatio: number;
   /** Used to estimate the width of a word space when testing for a short last line. */
   spaceRatio: number;
+  /** Monospaced lines are typewriter prose here, not code (set for a block that reads as prose; see readsAsProse). */
+  typewriter?: boolean;
+  /**
+   * The document is set in a typewriter face throughout (most of its characters are monospaced:
+   * an RFC, a transcript): monospaced text is prose unless a stanza of it looks like code.
+   */
+  typewriterDocument?: boolean;
 }
 
 /** Left edges closer than this × font size are aligned (OCR layers jitter by a point or so). */
@@ -87,18 +94,88 @@ export function segmentParagraphs(
     const column = columns.find((c) => i < c.from + c.lines.length)!;
     const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(column, i - column.from, lineGap, byGaps, options, item);
     if (breaks) {
-      paragraphs.push(makeParagraph(lines, start, i));
+      paragraphs.push(makeParagraph(lines, start, i, options));
       tight.push(nextTight);
-      nextTight = !flowBreaks.has(i) && nextItemOfTightList(lines, i, lineGap, item);
+      nextTight = !flowBreaks.has(i) && nextItemOfTightList(lines, i, lineGap, item, options);
       start = i;
     }
   }
-  paragraphs.push(makeParagraph(lines, start, lines.length));
+  paragraphs.push(makeParagraph(lines, start, lines.length, options));
   tight.push(nextTight);
   // An item of more than a few lines is a paragraph of its own, list or not: the numbered
   // clauses of a contract or a licence, set without space between them, are paragraphs.
   const short = (p: Paragraph) => p.end - p.start <= MAX_BLOCK_ITEM_LINES;
-  return paragraphs.map((p, k) => (tight[k] && short(p) && short(paragraphs[k - 1]!) ? { ...p, sameBlock: true as const } : p));
+  const marked = paragraphs.map((p, k) => (tight[k] && short(p) && short(paragraphs[k - 1]!) ? { ...p, sameBlock: true as const } : p));
+  if (options.typewriter) return marked;
+  // In a document set in a typewriter face throughout (an RFC, a transcript), monospaced text is
+  // typewriter prose: each stanza between blank lines is judged on its own, and only what looks
+  // like code or a diagram stays verbatim; the rest is split into paragraphs, list items and
+  // headings as any other text. Elsewhere a monospaced block is code or a sample to be copied as
+  // it is (a licence's notice template), unless it is a list item that reads as prose (a
+  // contract's conditions set in typewriter type).
+  return marked.flatMap((p) => {
+    if (p.kind !== "verbatim") return [p];
+    const parts = options.typewriterDocument
+      ? stanzas(lines, p.start, p.end).map(([from, to]) => ({ from, to, prose: !looksLikeCode(lines.slice(from, to)) }))
+      : [{ from: p.start, to: p.end, prose: startsWithBullet(lines[p.start]!.text) || (startsWithListMarker(lines[p.start]!.text) && readsAsProse(lines.slice(p.start, p.end))) }];
+    const out: Paragraph[] = [];
+    for (const part of parts) {
+      const last = out[out.length - 1];
+      if (!part.prose) {
+        if (last?.kind === "verbatim" && last.end === part.from) last.end = part.to;
+        else out.push({ start: part.from, end: part.to, kind: "verbatim" });
+        continue;
+      }
+      const breaks = new Set([...flowBreaks].filter((b) => b > part.from && b < part.to).map((b) => b - part.from));
+      const prose = segmentParagraphs(lines.slice(part.from, part.to), { ...options, typewriter: true }, fallbackGap, breaks, page);
+      out.push(...prose.map((q) => ({ ...q, start: q.start + part.from, end: q.end + part.from })));
+    }
+    if (p.sameBlock && out[0]) out[0] = { ...out[0], sameBlock: true };
+    return out;
+  });
+}
+
+/**
+ * A listing's stanzas: runs of lines with no blank line between them (a gap of more than 1.5 of
+ * the listing's smallest line step), as [from, to) indices.
+ */
+function stanzas(lines: readonly Line[], start: number, end: number): [number, number][] {
+  let pitch = Infinity;
+  for (let i = start + 1; i < end; i++) {
+    const step = lines[i - 1]!.y - lines[i]!.y;
+    if (step > 0) pitch = Math.min(pitch, step);
+  }
+  const out: [number, number][] = [];
+  let from = start;
+  for (let i = start + 1; i < end; i++) {
+    const step = lines[i - 1]!.y - lines[i]!.y;
+    if (step <= 0 || step > 1.5 * pitch) {
+      out.push([from, i]);
+      from = i;
+    }
+  }
+  out.push([from, end]);
+  return out;
+}
+
+/**
+ * A stanza of typewriter text that is code or a drawing rather than prose: code's symbols in
+ * more than two characters in a hundred (prose names a <CRLF> now and then), few letters
+ * besides a leading section number, or three lines and more of a few tokens each (a table, a
+ * list of commands, a diagram's labels).
+ */
+function looksLikeCode(lines: readonly Line[]): boolean {
+  const text = lines
+    .map((l) => l.text)
+    .join(" ")
+    .replace(/^\s*\d{1,3}(?:\.\d{1,3})*\.?\s/u, "")
+    .replace(CITATION, "");
+  const inked = text.replace(/\s/gu, "").length;
+  if (inked === 0) return true;
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  const symbols = (text.match(CODE_SYMBOLS) ?? []).length;
+  const words = text.split(/\s+/u).filter((w) => /\p{L}{2,}/u.test(w)).length;
+  return symbols > 0.02 * inked || letters < 0.6 * inked || (lines.length >= 3 && words < 3.5 * lines.length);
 }
 
 /** Lines a list item may have to share a block with the items around it (a point, not a clause). */
@@ -111,11 +188,11 @@ const MAX_BLOCK_ITEM_LINES = 4;
  * each line; a list with space between its items (LaTeX's default itemize: 1.3–1.5 line gaps)
  * is a paragraph per item.
  */
-function nextItemOfTightList(lines: readonly Line[], i: number, lineGap: number, item: Line | undefined): boolean {
+function nextItemOfTightList(lines: readonly Line[], i: number, lineGap: number, item: Line | undefined, o: ParagraphOptions): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
   if (!item || lineGap <= 0 || !opensListItem(prev, line, item)) return false;
-  if (!sameFontSize(line.fontSize, prev.fontSize) || isMonospace(line) || isMonospace(prev)) return false;
+  if (!sameFontSize(line.fontSize, prev.fontSize) || isCode(line, o) || isCode(prev, o)) return false;
   return (prev.y - line.y) / line.fontSize <= TIGHT_ITEM_GAP * lineGap;
 }
 
@@ -129,10 +206,10 @@ const TIGHT_ITEM_GAP = 1.15;
  * A gap inside a listing that is a whole number of its own pitch (the smallest step between the
  * monospaced lines just before) is blank lines of the program, not the end of the listing.
  */
-function blankLinesInListing(lines: readonly Line[], i: number): boolean {
+function blankLinesInListing(lines: readonly Line[], i: number, o: ParagraphOptions): boolean {
   const line = lines[i]!;
   let pitch = Infinity;
-  for (let j = i - 1; j >= Math.max(1, i - LISTING_LOOKBACK) && isMonospace(lines[j - 1]!) && isMonospace(lines[j]!); j--) {
+  for (let j = i - 1; j >= Math.max(1, i - LISTING_LOOKBACK) && isCode(lines[j - 1]!, o) && isCode(lines[j]!, o); j--) {
     const step = lines[j - 1]!.y - lines[j]!.y;
     if (step > 0 && sameFontSize(lines[j]!.fontSize, line.fontSize)) pitch = Math.min(pitch, step);
   }
@@ -142,8 +219,8 @@ function blankLinesInListing(lines: readonly Line[], i: number): boolean {
 /** Lines of a listing looked back on to find its pitch: enough to reach it past a blank line, bounded so a long page costs little. */
 const LISTING_LOOKBACK = 8;
 
-function makeParagraph(lines: readonly Line[], start: number, end: number): Paragraph {
-  const verbatim = lines.slice(start, end).every(isMonospace);
+function makeParagraph(lines: readonly Line[], start: number, end: number, o: ParagraphOptions): Paragraph {
+  const verbatim = lines.slice(start, end).every((l) => isCode(l, o));
   return { start, end, kind: verbatim ? "verbatim" : "text" };
 }
 
@@ -204,18 +281,33 @@ function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap:
   const prev = lines[i - 1]!;
   const line = lines[i]!;
   const gap = prev.y - line.y;
+  // A bullet drawn on a line of its own (set a little higher or lower than its text) opens the
+  // item whose text stands right of it: one paragraph.
+  if (isListMarker(prev.text) && line.x > prev.x && Math.abs(gap) < line.fontSize) return false;
   // A line above the previous one: the text went back up (a new column, a float).
   if (gap <= 0) return true;
   if (!sameFontSize(line.fontSize, prev.fontSize)) return true;
-  if (isMonospace(line) && isMonospace(prev) && blankLinesInListing(lines, i)) return false;
+  if (isCode(line, o) && isCode(prev, o) && blankLinesInListing(lines, i, o)) return false;
   // A line that ends inside a word ("Drei-" + "ecke") never ends a paragraph, whatever gap a
   // figure or a float leaves before the rest of the word.
   if (breaksWordBefore(prev.text, line.text)) return false;
   const gapped = byGaps.thresholdFor(kindOf(line));
   if (lineGap > 0 && gap / line.fontSize > (gapped ?? o.paragraphRatio * lineGap)) return true;
-  if (isMonospace(line) !== isMonospace(prev)) return true;
+  if (isCode(line, o) !== isCode(prev, o)) return true;
   // Code keeps its own indentation and short lines: only gaps and font changes split it.
-  if (isMonospace(line)) return false;
+  if (isCode(line, o)) return false;
+  // Typewriter prose is wrapped ragged by hand and marks its paragraphs with blank lines (the
+  // stanzas it was cut into): within one, only a list item starts a paragraph.
+  if (o.typewriter) return opensListItem(prev, line, item, () => ranToMargin(lines, i, o));
+  // A short line set in bold over a line that is not: a heading run on into its text with no
+  // space between ("CALENDAR OF EVENTS" over "Oct. 24 – Staff…"); a bold phrase that wraps runs
+  // to the margin first.
+  // Not a run-in head that its paragraph goes on from: a label ending in a colon ("Input:"), a
+  // theorem's or a definition's head ("Definition 1", "Bemerkung 2 (…)").
+  if (isBoldLine(prev) && !isBoldLine(line) && endsShortOfColumn(lines, i, o) && !RUN_IN_HEAD.test(prev.text.trim())) return true;
+  // A line that is only a division's label ("NOTE A", "TÍTULO I", "CHAPTER 3") stands over its
+  // title, which is a paragraph of its own when it is set otherwise (not in capitals like the label).
+  if (LABEL_LINE.test(prev.text.trim()) && !isCapitalsLine(line)) return true;
   // Each list item is a paragraph; its wrapped lines hang under its text, right of the marker.
   if (opensListItem(prev, line, item, () => ranToMargin(lines, i, o))) return true;
   if (item && line.x > item.x + 0.5 * line.fontSize) return false;
@@ -254,7 +346,7 @@ function opensListItem(prev: Line, line: Line, item: Line | undefined, prevFull:
 function continuesAcrossColumns(lines: readonly Line[], i: number, o: ParagraphOptions): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
-  if (!sameFontSize(prev.fontSize, line.fontSize) || isMonospace(prev) !== isMonospace(line)) return false;
+  if (!sameFontSize(prev.fontSize, line.fontSize) || isCode(prev, o) !== isCode(line, o)) return false;
   if (breaksWordBefore(prev.text, line.text)) return true;
   const next = lines[i + 1];
   if (next && line.x - next.x > o.indentRatio * line.fontSize) return false;
@@ -299,6 +391,34 @@ function ranToMargin(lines: readonly Line[], i: number, o: ParagraphOptions): bo
   return rightMargin(lines, i) - (prev.x + prev.width) <= firstWordWidth(line) + 2 * o.spaceRatio * line.fontSize;
 }
 
+/**
+ * The line before line i ends short of its column's right edge (the furthest any of the column's
+ * lines reaches, whatever its size) by more than line i's first word: it did not break because it
+ * was full. Unlike ranToMargin, which measures against the lines of its own size around it, this
+ * holds for a short heading among lines of its own kind (a two-line title block).
+ */
+function endsShortOfColumn(lines: readonly Line[], i: number, o: ParagraphOptions): boolean {
+  const prev = lines[i - 1]!;
+  let right = -Infinity;
+  for (const l of lines) right = Math.max(right, l.x + l.width);
+  return right - (prev.x + prev.width) > firstWordWidth(lines[i]!) + 2 * o.spaceRatio * lines[i]!.fontSize;
+}
+
+/**
+ * The head a paragraph runs on from: a label that ends in a colon, or the name of a theorem-like
+ * block (LaTeX's theorem environments, in English, German, Spanish and French) with its number.
+ */
+const RUN_IN_HEAD = /:$|^(?:definition|theorem|lemma|corollary|proposition|remark|example|proof|claim|conjecture|axiom|exercise|problem|solution|notation|observation|assumption|hypothesis|satz|korollar|bemerkung|beispiel|beweis|aufgabe|folgerung|definición|teorema|lema|corolario|ejemplo|demostración|observación|définition|théorème|lemme|corollaire|remarque|exemple|preuve|démonstration)\b/iu;
+
+/** A line in capitals: three letters or more, none in lower case. */
+function isCapitalsLine(line: Line): boolean {
+  const letters = line.text.match(/\p{L}/gu) ?? [];
+  return letters.length >= 3 && !letters.some((c) => /\p{Ll}/u.test(c));
+}
+
+/** A word in capitals and a number, a letter or a roman numeral, and nothing else: a division's label. */
+const LABEL_LINE = /^\p{Lu}{2,}\s+(?:\d{1,3}|[A-Z]|[IVXLC]{1,7})[.:]?$/u;
+
 /** A line stopping on a word in lower case or on a comma stops mid-sentence. */
 const MID_SENTENCE_END = /[\p{Ll},]$/u;
 
@@ -331,5 +451,39 @@ function firstWordWidth(line: Line): number {
 
 function isMonospace(line: Line): boolean {
   return line.runs.every((r) => r.monospace);
+}
+
+/** A line set as code: monospaced, except in a block of typewriter prose (`typewriter`). */
+function isCode(line: Line, o: ParagraphOptions): boolean {
+  return !o.typewriter && isMonospace(line);
+}
+
+/** A typographic bullet and a space: how a list item opens, never a line of code. */
+function startsWithBullet(text: string): boolean {
+  return /^[•◦▪▫■□●○‣⁃∙]\s/u.test(text);
+}
+
+/** A reference in square brackets, as prose cites ("[2]", "[1, 4]"): not code's brackets. */
+const CITATION = /\[\d{1,3}(?:,\s*\d{1,3})*\]/gu;
+
+/** Characters that code and diagrams are made of and prose seldom holds. */
+const CODE_SYMBOLS = /[{}[\]<>=#$\\|&*_@%~^`+]/gu;
+/** Prose lines hold words: a line of code holds a few tokens, a wrapped sentence six words or more. */
+const PROSE_WORDS_PER_LINE = 5;
+
+/**
+ * A block of monospaced lines that reads as prose, not code: typewriter text (an RFC, a
+ * transcript, a licence's conditions set in Courier). Its lines hold words (five or more a line
+ * on average), mostly letters, and next to none of code's symbols (under one character in a
+ * hundred: brackets, operators, `#`, `$`, `|`, `_`…). docs/extraction.md §5.9.
+ */
+export function readsAsProse(lines: readonly Line[]): boolean {
+  const text = lines.map((l) => l.text).join(" ");
+  const inked = text.replace(/\s/gu, "").length;
+  if (inked === 0) return false;
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  const symbols = (text.match(CODE_SYMBOLS) ?? []).length;
+  const words = text.split(/\s+/u).filter((w) => /\p{L}{2,}/u.test(w)).length;
+  return letters >= 0.75 * inked && symbols <= 0.01 * inked && words >= PROSE_WORDS_PER_LINE * lines.length;
 }
 

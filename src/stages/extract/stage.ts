@@ -4,8 +4,9 @@ import { DocumentError, describeError } from "../../core/document-error.js";
 import { parsePageRange, selectPages, type PageSpan } from "./page-range.js";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
-import { documentLineGap, layoutLines, layoutParagraphs, type LayoutOptions, type PageLayout, type PageLines } from "./page-layout.js";
-import { withHeadingRoles } from "../../text/heading-roles.js";
+import { documentLineGap, layoutLines, layoutParagraphs, monospacedShare, type LayoutOptions, type PageLayout, type PageLines } from "./page-layout.js";
+import { withBlockRoles } from "../../text/block-roles.js";
+import { readOutline } from "./document-outline.js";
 import type { StructTreeNode } from "./structure-order.js";
 import { probePage, type PageProbe } from "./page-probe.js";
 import { openPdf } from "./pdfjs-loader.js";
@@ -166,8 +167,14 @@ async function* extractPages(
     const failed = read.filter((r) => r.error !== undefined);
     if (failed.length === read.length) throw new DocumentError("damaged", `no page could be read: ${failed[0]!.error}`);
     const fallbackGap = documentLineGap(read.flatMap((r) => (r.page ? [r.page.lines] : [])));
-    // Headings are ranked over the whole document, so every page is laid out before one is given.
-    const laid = withHeadingRoles(read.map(({ page }) => (page ? layoutParagraphs(page.lines, layout, fallbackGap) : { lines: [], paragraphs: [], text: "" })));
+    const typewriterDocument = monospacedShare(read.flatMap((r) => (r.page ? [r.page.lines] : []))) >= TYPEWRITER_SHARE;
+    // Roles are decided over the whole document (headings are ranked by their looks against every
+    // page's), so every page is laid out before one is given.
+    const outline = await readOutline(pdf);
+    const laid = withBlockRoles(
+      read.map(({ number, page }) => ({ number, ...(page ? layoutParagraphs(page.lines, { ...layout, typewriterDocument }, fallbackGap) : { lines: [], paragraphs: [], text: "" }) })),
+      { outline },
+    );
     for (const [i, { number, page }] of read.entries()) yield pageRecord(context, number, layout, page, laid[i]!);
   } finally {
     await pdf.loadingTask.destroy().catch(() => {});
@@ -183,6 +190,9 @@ interface ReadPage {
   rotation: number;
   probe?: PageProbe;
 }
+
+/** A document with at least this share of its characters monospaced is typewritten throughout (docs/extraction.md §5.9). */
+const TYPEWRITER_SHARE = 0.5;
 
 /**
  * Pages with fewer characters than this get a look at their images: flag-scans' default

@@ -51,6 +51,9 @@ const BLOCK_ROLES = new Set([
 
 const TABLE_SECTIONS = new Set(["THead", "TBody", "TFoot"]);
 
+/** Elements a producer wraps a list item's body text in, which do not make it a paragraph of its own. */
+const LIST_BODY_WRAPPERS = new Set(["P", "Part", "Div", "Sect"]);
+
 interface Walk {
   places: Map<string, ContentPlace>;
   tables: Map<number, number[]>;
@@ -119,6 +122,9 @@ function enter(node: StructTreeNode, parent: Scope, walk: Walk): Scope {
     }
     if (TABLE_SECTIONS.has(role)) return { ...parent, softHyphen };
   }
+  // A list item's body is one paragraph with its label, though the producer wraps it in a P or a
+  // grouping element (LaTeX's tagging: LI > Lbl, LBody > Part > P): "•" and its text are one item.
+  if (parent.role === "LI" && LIST_BODY_WRAPPERS.has(role)) return { ...parent, softHyphen };
   // Inside a cell everything belongs to the cell; elsewhere a block element starts a block.
   if (!parent.cell && BLOCK_ROLES.has(role)) return { block: walk.blocks++, role, softHyphen };
   return softHyphen === parent.softHyphen ? parent : { ...parent, softHyphen };

@@ -156,6 +156,9 @@ interface Row {
   bottom: number;
 }
 
+/** Share of a candidate's rows opening with a list marker that makes it a list (the rest its prose). */
+const LIST_ROWS_SHARE = 0.6;
+
 /** What buildTable says of a run of justified prose. */
 const PROSE = Symbol("prose");
 
@@ -190,8 +193,11 @@ function buildTable(
   const filled = (cells: TextRun[][]) => cells.filter((c) => c.length > 0).length;
   const multi = split.filter((cells) => filled(cells) >= 2);
   if (multi.length < 3 && !(multi.length >= 2 && columns >= 3)) return undefined;
-  // A column of bullets or numbers beside text is a list, not a table.
-  if (multi.every((cells) => cells.findIndex((c) => c.length > 0) === 0 && isListMarker(cellText(cells[0]!, options).text))) return undefined;
+  // A column of bullets or numbers beside text is a list, not a table: when most rows open with
+  // one, the others are the lines of justified prose around the list whose word spaces happen
+  // to line up with the list's gap ("1) New transactions…" … "6) …", then "Nodes always consider…").
+  const marked = multi.filter((cells) => cells.findIndex((c) => c.length > 0) === 0 && isListMarker(cellText(cells[0]!, options).text));
+  if (marked.length >= LIST_ROWS_SHARE * multi.length) return undefined;
   // Two columns of running text side by side are columns the layout step could not confirm.
   if (columns === 2) {
     const side = (k: number) => split.filter((cells) => cells[k]!.length > 0).map((cells) => fragmentsOf(cells[k]!, options.gutterRatio));

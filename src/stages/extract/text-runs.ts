@@ -9,6 +9,7 @@
  * splice into the body's lines.
  */
 import type { TextRun } from "../../core/records.js";
+import { isBoldFontName, isMonospaceFontName, pictureGlyph } from "./font-traits.js";
 
 /** The fields of a pdf.js `TextItem` that extraction reads. */
 export interface PdfTextItem {
@@ -24,8 +25,11 @@ export interface PdfTextItem {
   form?: boolean;
 }
 
-/** `textContent.styles` of pdf.js: `monospace` comes from the font's FixedPitch flag or name. */
-export type PdfFontStyles = Record<string, { fontFamily?: string; vertical?: boolean } | undefined>;
+/**
+ * `textContent.styles` of pdf.js: `monospace` comes from the font's FixedPitch flag or name;
+ * `fontName`, the font's own name, is added by pagestream's build of pdf.js (font-traits.ts).
+ */
+export type PdfFontStyles = Record<string, { fontFamily?: string; fontName?: string; vertical?: boolean } | undefined>;
 
 export interface OrientedRuns {
   /** The angle of the page's body text, degrees counter-clockwise from user-space x. */
@@ -93,9 +97,11 @@ export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles 
   if (!bodyGroup) return { angle: 0, body: [], offAxis: [], stretchedFixedPitch: false };
   const monospaced = monospacedFonts(oriented, styles, seenCells);
   const stretchedFixedPitch = oriented.some((o) => styles[o.item.fontName]?.fontFamily === "monospace" && !monospaced.has(o.item.fontName));
+  const bold = boldFonts(oriented, styles);
+  const pictures = pictureFonts(styles);
   const frame = (g: (typeof groups)[number]) => {
     const angle = weightedMedianAngle(g.members);
-    return g.members.map((o) => toRun(o, angle, monospaced));
+    return g.members.map((o) => toRun(o, angle, monospaced, bold, pictures));
   };
   return {
     angle: weightedMedianAngle(bodyGroup.members),
@@ -138,7 +144,8 @@ const CELL_TOLERANCE = 0.01;
 function monospacedFonts(oriented: readonly Oriented[], styles: PdfFontStyles, seen: FontCells): Set<string> {
   const onPage = new Set<string>();
   for (const o of oriented) {
-    if (styles[o.item.fontName]?.fontFamily !== "monospace") continue;
+    const style = styles[o.item.fontName];
+    if (style?.fontFamily !== "monospace" && !isMonospaceFontName(style?.fontName)) continue;
     const chars = [...o.item.str].length;
     if (chars < 3) continue;
     const cell = Math.abs(o.item.width) / chars / o.fontSize;
@@ -159,13 +166,41 @@ function monospacedFonts(oriented: readonly Oriented[], styles: PdfFontStyles, s
   return fonts;
 }
 
-function toRun(o: Oriented, frameAngle: number, monospaced: ReadonlySet<string>): TextRun {
+/**
+ * Chinese, Japanese and Korean are set in full-width cells whatever the font, and their fonts
+ * often declare a fixed pitch (Hiragino, MS Mincho): a run mostly of such characters is text,
+ * never code.
+ */
+function mostlyFullWidth(text: string): boolean {
+  const wide = (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303F\uFF00-\uFFEF]/gu) ?? []).length;
+  return wide * 2 > text.replace(/\s/gu, "").length;
+}
+
+/** For each picture font of the page (Wingdings and the like), what its unmapped glyphs stand for (font-traits.ts). */
+type PictureFonts = Map<string, (text: string) => string | undefined>;
+
+function pictureFonts(styles: PdfFontStyles): PictureFonts {
+  const fonts: PictureFonts = new Map();
+  for (const [name, style] of Object.entries(styles)) {
+    if (pictureGlyph(style?.fontName, "!") !== undefined) fonts.set(name, (text) => pictureGlyph(style!.fontName, text));
+  }
+  return fonts;
+}
+
+/** The page's fonts whose names say they are bold (font-traits.ts). */
+function boldFonts(oriented: readonly Oriented[], styles: PdfFontStyles): Set<string> {
+  const fonts = new Set<string>();
+  for (const o of oriented) if (isBoldFontName(styles[o.item.fontName]?.fontName)) fonts.add(o.item.fontName);
+  return fonts;
+}
+
+function toRun(o: Oriented, frameAngle: number, monospaced: ReadonlySet<string>, bold: ReadonlySet<string>, pictures: PictureFonts): TextRun {
   const [, , , , e = 0, f = 0] = o.item.transform;
   const rad = (frameAngle * Math.PI) / 180;
   const cos = Math.cos(rad);
   const sin = Math.sin(rad);
   const run: TextRun = {
-    text: o.item.str,
+    text: pictures.get(o.item.fontName)?.(o.item.str) ?? o.item.str,
     x: e * cos + f * sin,
     y: -e * sin + f * cos,
     width: Math.abs(o.item.width),
@@ -174,7 +209,8 @@ function toRun(o: Oriented, frameAngle: number, monospaced: ReadonlySet<string>)
   };
   const skew = Math.tan((signedAngle(o.angle - frameAngle) * Math.PI) / 180);
   if (Math.abs(skew) > 1e-4) run.skew = skew;
-  if (monospaced.has(o.item.fontName)) run.monospace = true;
+  if (monospaced.has(o.item.fontName) && !mostlyFullWidth(o.item.str)) run.monospace = true;
+  if (bold.has(o.item.fontName)) run.bold = true;
   if (o.spaceBefore) run.spaceBefore = true;
   if (o.item.mcid) run.mcid = o.item.mcid;
   if (o.item.artifact) run.artifact = true;

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { DocRecord, DocumentWarning, OcrFacts, PageRecord } from "../../core/records.js";
 import { pagesOf, wholeDocument } from "../../core/stage-operators.js";
-import { withHeadingRoles } from "../../text/heading-roles.js";
+import { withBlockRoles } from "../../text/block-roles.js";
 import { documentLineGap, type LayoutOptions } from "../extract/page-layout.js";
 import extract, { layoutOptions } from "../extract/stage.js";
 import { pageList, PAGES_WITHOUT_TEXT, pagesWithoutTextWarning } from "../flag-scans/scan-verdict.js";
@@ -127,7 +127,7 @@ async function ocrDocument(
   const fallbackGap = documentLineGap([...laid.values()].map((l) => l.layout.lines));
   // OCR pages' headings are ranked among themselves: a size OCR guessed from word boxes does not
   // compare with a typeset page's.
-  const read = withHeadingRoles([...laid.values()].map((o) => ocrPageRecord(o.page, o.layout.lines, o.options, fallbackGap, o.facts)));
+  const read = withBlockRoles([...laid.values()].map((o) => ocrPageRecord(o.page, o.layout.lines, o.options, fallbackGap, o.facts)));
   const byNumber = new Map(read.map((page) => [page.number, page]));
   const out = all.map((record) => (record.type === "page" ? (byNumber.get(record.number) ?? record) : record));
   reportPages(context, pagesOf(out), [...laid.values()].map((l) => l.facts), failed, opts);

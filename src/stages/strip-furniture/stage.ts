@@ -4,6 +4,7 @@ import { defineStage } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
 import { pagesOf, wholeDocument } from "../../core/stage-operators.js";
 import { detectFurniture } from "./furniture-detection.js";
+import { runningTitles } from "./running-titles.js";
 
 const options = z.strictObject({
   band_ratio: z
@@ -32,7 +33,7 @@ const options = z.strictObject({
 
 export default defineStage({
   type: "strip-furniture",
-  summary: "Removes running headers, footers and page numbers, keeping them (and the printed page label) on the page record.",
+  summary: "Removes running headers, footers and page numbers, keeping them (with the printed page label and the running titles they say) on the page record.",
   options,
   examples: [{}, { band_ratio: 0.15, min_pages: 3 }],
   create(opts) {
@@ -53,7 +54,8 @@ export default defineStage({
               if (record.type !== "page") return record;
               const { remove, header, footer, pageLabel } = found[p++]!;
               const page: PageRecord = withoutLines(record, remove);
-              return { ...page, furniture: { header, footer, ...(pageLabel ? { pageLabel } : {}) } };
+              const titles = runningTitles([...header, ...footer], pageLabel);
+              return { ...page, furniture: { header, footer, ...(titles.length ? { titles } : {}), ...(pageLabel ? { pageLabel } : {}) } };
             });
           }),
         ),

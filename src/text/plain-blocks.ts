@@ -1,34 +1,19 @@
 /**
- * A document's text as blocks — running text, headings, tables, code listings — located in the
+ * The blocks of the plain view — running text, headings, tables, code listings — located in the
  * document text. The page text is the truth (chunk offsets point into it); the page's
  * paragraphs only say what each part of it is, so each paragraph is rendered on its own and
  * found in the page text in order. Text that no paragraph accounts for (a stage rewrote it
  * without keeping the paragraphs in step) becomes running text, split at blank lines.
  */
-import { renderPageText } from "../../text/page-text.js";
-import type { PageRecord } from "../../core/records.js";
-import type { DocumentText } from "../../text/document-text.js";
-import { headingLevel } from "../../text/heading-roles.js";
-import { pageContinues } from "../../text/page-facts.js";
-
-export type BlockKind = "text" | "heading" | "table" | "code";
-
-export interface Block {
-  kind: BlockKind;
-  /** Offsets into the document text, end exclusive. */
-  start: number;
-  end: number;
-  /** The page it is on. */
-  page: number;
-  /** 1–6, for a heading. */
-  level?: number;
-  /** The last block of a page whose last paragraph goes on at the top of the next page. */
-  continues?: boolean;
-}
+import type { PageRecord } from "../core/records.js";
+import type { DocumentText } from "./document-text.js";
+import type { Block, BlockKind } from "./document-view.js";
+import { roleLevel } from "./markdown.js";
+import { paragraphText } from "./page-text.js";
 
 const BLANK_LINE = /\n[^\S\n]*\n/;
 
-export function documentBlocks(pages: readonly PageRecord[], doc: DocumentText): Block[] {
+export function plainBlocks(pages: readonly Pick<PageRecord, "number" | "text" | "continues" | "lines" | "paragraphs" | "mode">[], doc: DocumentText): Block[] {
   const blocks: Block[] = [];
   let spanIndex = 0;
   for (const page of pages) {
@@ -56,7 +41,7 @@ export function documentBlocks(pages: readonly PageRecord[], doc: DocumentText):
     };
     let cursor = 0;
     for (const paragraph of page.paragraphs) {
-      const text = renderPageText(page.lines, [paragraph], page.mode);
+      const text = paragraphText(page.lines, paragraph, page.mode);
       if (!text.trim()) continue;
       const at = page.text.indexOf(text, cursor);
       if (at < 0) continue;
@@ -67,14 +52,14 @@ export function documentBlocks(pages: readonly PageRecord[], doc: DocumentText):
       else {
         const lead = text.length - text.trimStart().length;
         const trimmed = text.trim();
-        const level = headingLevel(paragraph, page.lines.slice(paragraph.start, paragraph.end));
+        const level = roleLevel(paragraph.role);
         const block = push(level ? "heading" : "text", at + lead, at + lead + trimmed.length);
-        if (level) block.level = level;
+        if (level) Object.assign(block, { level, heading: trimmed.replace(/\s+/gu, " ") });
       }
     }
     if (cursor < page.text.length) pushText(cursor, page.text.length);
     const last = blocks[blocks.length - 1];
-    if (last?.page === page.number && pageContinues(page)) last.continues = true;
+    if (last?.page === page.number && page.continues) last.continues = true;
   }
   return blocks;
 }

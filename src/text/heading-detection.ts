@@ -1,0 +1,409 @@
+/**
+ * Which paragraphs are headings, and at what level, from every signal a PDF offers, weighed
+ * together over the whole document (docs/extraction.md §6.5–6.7):
+ * - a tagged page's structure: H1…H6 at that level, a Title above them, H ranked by its looks;
+ *   a paragraph, list item, caption or cell is no heading, when the document tags headings at
+ *   all (a document that tags every block a P says nothing by it);
+ * - the document outline: a paragraph that prints an entry's title on the entry's page is a
+ *   heading, its depth in the outline says its level;
+ * - its looks against the body text's: set larger, or in bold, or in capitals, where the body is
+ *   not; a section number ("2.1", "Article 4", "第二节") backs those looks and says how
+ *   headings that look alike nest;
+ * - what stands around it: a heading is followed by what it heads (text, a list, a table, or a
+ *   heading under it), and does not carry on a sentence the paragraph before left open;
+ * - and guards against what looks like a heading but is not (heading-guards.ts).
+ * Levels: headings are grouped by their looks (size, bold, capitals), the groups ranked from the
+ * most prominent down, and within a group numbered headings nest by the depth of their numbers;
+ * outline depths and tag levels, where there are any, go before.
+ */
+import type { Line, Paragraph } from "../core/records.js";
+import { guardHeading, headingWords, isAddressLine, isByline, isContactLine, type HeadingLooks, type HeadingSource } from "./heading-guards.js";
+import { OutlineIndex, type OutlineEntry } from "./outline.js";
+import { reflowLines } from "./page-text.js";
+import { sectionNumber, type SectionNumber } from "./section-numbers.js";
+import { isBoldLine } from "./text-geometry.js";
+
+/** What headings are decided on: a page's lines and the paragraphs over them, and its number when known. */
+export interface LaidOutText {
+  number?: number;
+  lines: readonly Line[];
+  paragraphs: readonly Paragraph[];
+}
+
+/** What the document says of its headings beside its pages. */
+export interface HeadingEvidence {
+  outline?: readonly OutlineEntry[];
+}
+
+/** A paragraph found to be a heading: where it is, and its level. */
+export interface FoundHeading {
+  page: number;
+  paragraph: number;
+  level: number;
+}
+
+/**
+ * 12 pt headings over 11 pt body text (×1.09) are common in office documents, so the ratio sits
+ * just under it; an OCR layer's jitter (half a point at 11 pt, ×1.05) stays below it.
+ */
+export const HEADING_SIZE_RATIO = 1.08;
+/** Titles wrap to two or three lines; a longer block of large type is a pull quote or a cover. */
+export const MAX_HEADING_LINES = 3;
+export const MAX_HEADING_CHARS = 200;
+/**
+ * A heading told by weight, capitals or its number alone (set in the body's size) is short: a
+ * bold sentence or a line of capitals in a form is not one.
+ */
+const MAX_STYLE_WORDS = 12;
+/**
+ * A heading in bold capitals may be set a little smaller than the body (11 pt over 12 pt); small
+ * type that is not both is a footnote, a label or a caption.
+ */
+const SMALL_CAPS_HEADING_RATIO = 0.85;
+/** Characters a page needs for its own body size to count (a cover or a title page has fewer). */
+const MIN_PAGE_BODY_CHARS = 300;
+/** Heading sizes within 2 % of each other are one size (producers round sizes differently). */
+const SAME_SIZE_RATIO = 1.02;
+/**
+ * How much bold and capitals add to a heading's prominence against its size, for ranking
+ * levels: 11 pt bold capitals ("TITLE I: WIPO TREATY") outrank 13 pt bold ("Technical
+ * Amendments"), which outranks 12 pt bold.
+ */
+const BOLD_WEIGHT = 1.1;
+const CAPS_WEIGHT = 1.2;
+
+const TAGGED_LEVEL = /^H([1-6])$/;
+/** Tags that say what a block is, and that it is no heading (ISO 32000-1 §14.8.4). */
+const NOT_HEADING_TAGS = new Set(["P", "LI", "Lbl", "LBody", "Caption", "TOC", "TOCI", "Note", "FENote", "BibEntry", "Quote", "BlockQuote", "Code", "Formula", "Figure", "Form", "Table", "TR", "TD", "TH", "Artifact"]);
+/** A list marker opening a paragraph: what follows a heading may be a list. */
+const LIST_OPENING = /^(?:[•◦▪▫■□●○‣⁃∙·*–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])\s/iu;
+
+interface Candidate {
+  page: number;
+  paragraph: number;
+  looks: HeadingLooks;
+  number?: SectionNumber;
+  /** Level fixed by the structure tree or the outline, before the looks are ranked. */
+  fixed?: { by: "tag" | "outline"; level: number };
+}
+
+/** A paragraph of the document, in reading order, with what heading detection reads of it. */
+interface Block {
+  page: number;
+  paragraph: number;
+  kind: Paragraph["kind"];
+  tag?: string;
+  looks: HeadingLooks;
+}
+
+export function findHeadings(pages: readonly LaidOutText[], evidence: HeadingEvidence = {}): FoundHeading[] {
+  const blocks = documentBlocks(pages);
+  const body = bodyStyle(pages);
+  const pageBodies = pages.map((page) => pageBodySize(page, body.size));
+  const outline = evidence.outline?.length ? new OutlineIndex(evidence.outline) : undefined;
+  const tagsHeadings = blocks.some((b) => isTaggedHeading(b.tag));
+  const largestTagged = Math.max(0, ...blocks.filter((b) => isTaggedHeading(b.tag)).map((b) => b.looks.size));
+  const candidates: Candidate[] = [];
+  blocks.forEach((block, k) => {
+    if (block.kind !== "text") return;
+    const { looks, tag } = block;
+    const at = { page: block.page, paragraph: block.paragraph, looks };
+    const tagged = TAGGED_LEVEL.exec(tag ?? "");
+    // A document that tags its headings is believed: H1…H6 at their level, a Title above them,
+    // H by its looks, and no paragraph, list item, caption or cell — except a paragraph set
+    // larger than every tagged heading (a title the tagging missed). Containers (Div, Sect) say
+    // nothing of what they hold: their paragraphs are judged by their looks.
+    const untrusted = tag === "P" && looks.size >= HEADING_SIZE_RATIO * largestTagged;
+    if (tagsHeadings && tag !== undefined && !untrusted && (tagged || tag === "H" || tag === "Title" || NOT_HEADING_TAGS.has(tag))) {
+      if (tagged) candidates.push({ ...at, fixed: { by: "tag", level: Number(tagged[1]) } });
+      else if (tag === "Title") candidates.push({ ...at, fixed: { by: "tag", level: 0 } });
+      else if (tag === "H" && !guardHeading(looks, "tag")) candidates.push({ ...at, ...numbered(looks.text) });
+      return;
+    }
+    // The names under the document's title (a first heading set larger than the body) are its
+    // authors, however they are set, and whatever an outline that lists them says.
+    const title = candidates.length === 1 ? candidates[0]! : undefined;
+    if (title && block.page === title.page && title.looks.size >= HEADING_SIZE_RATIO * body.size && isByline(looks.text)) return;
+    const entry = outline?.find(looks.text, pages[block.page]!.number);
+    if (entry && !guardHeading(looks, "outline")) {
+      candidates.push({ ...at, ...numbered(looks.text), fixed: { by: "outline", level: entry.depth } });
+      return;
+    }
+    const source = headingSource(blocks, k, body, pageBodies[block.page]!);
+    if (!source || guardHeading(looks, source)) return;
+    candidates.push({ ...at, ...numbered(looks.text) });
+  });
+  return assignLevels(candidates);
+}
+
+function numbered(text: string): { number?: SectionNumber } {
+  const number = sectionNumber(text);
+  return number ? { number } : {};
+}
+
+function isTaggedHeading(tag: string | undefined): boolean {
+  return tag === "H" || tag === "Title" || TAGGED_LEVEL.test(tag ?? "");
+}
+
+/** Every paragraph of the document in reading order. */
+function documentBlocks(pages: readonly LaidOutText[]): Block[] {
+  const blocks: Block[] = [];
+  pages.forEach((page, p) => {
+    page.paragraphs.forEach((paragraph, i) => {
+      const lines = page.lines.slice(paragraph.start, paragraph.end);
+      if (lines.length === 0) return;
+      const tag = paragraph.tag ?? sharedLineRole(lines);
+      blocks.push({ page: p, paragraph: i, kind: paragraph.kind, ...(tag ? { tag } : {}), looks: looksOf(lines) });
+    });
+  });
+  return blocks;
+}
+
+/** The role all the paragraph's lines share on a tagged page (a heading split over lines). */
+function sharedLineRole(lines: readonly Line[]): string | undefined {
+  const first = lines[0]?.role;
+  return first && lines.every((l) => l.role === first) ? first : undefined;
+}
+
+/** The body text's style: its size (most characters are set in it) and whether it is bold or in capitals. */
+interface BodyStyle {
+  size: number;
+  bold: boolean;
+  caps: boolean;
+}
+
+function bodyStyle(pages: readonly LaidOutText[]): BodyStyle {
+  const bySize = new Map<number, number>();
+  let chars = 0;
+  let bold = 0;
+  let caps = 0;
+  for (const page of pages) {
+    for (const paragraph of page.paragraphs) {
+      if (paragraph.kind !== "text") continue;
+      for (const line of page.lines.slice(paragraph.start, paragraph.end)) {
+        const n = line.text.length;
+        const size = Math.round(line.fontSize * 10) / 10;
+        bySize.set(size, (bySize.get(size) ?? 0) + n);
+        chars += n;
+        if (isBoldLine(line)) bold += n;
+        if (isCapitals(line.text)) caps += n;
+      }
+    }
+  }
+  let size = 0;
+  let most = -1;
+  for (const [s, n] of bySize) if (n > most || (n === most && s < size)) [size, most] = [s, n];
+  return { size, bold: bold > chars / 2, caps: caps > chars / 2 };
+}
+
+/**
+ * A page's own body size where it has enough text to tell (slides, a menu, a report's cover set
+ * in larger type than the rest): a heading is larger than the text of its page as well as the
+ * document's. A page with less text keeps the document's.
+ */
+function pageBodySize(page: LaidOutText, documentBody: number): number {
+  const bySize = new Map<number, number>();
+  let chars = 0;
+  for (const paragraph of page.paragraphs) {
+    if (paragraph.kind !== "text") continue;
+    for (const line of page.lines.slice(paragraph.start, paragraph.end)) {
+      const size = Math.round(line.fontSize * 10) / 10;
+      bySize.set(size, (bySize.get(size) ?? 0) + line.text.length);
+      chars += line.text.length;
+    }
+  }
+  if (chars < MIN_PAGE_BODY_CHARS) return documentBody;
+  let size = documentBody;
+  let most = -1;
+  for (const [s, n] of bySize) if (n > most) [size, most] = [s, n];
+  return Math.max(size, documentBody);
+}
+
+function looksOf(lines: readonly Line[]): HeadingLooks {
+  const text = reflowLines(lines);
+  return {
+    text,
+    lines: lines.length,
+    size: Math.min(...lines.map((l) => l.fontSize)),
+    bold: lines.every(isBoldLine),
+    caps: isCapitals(text),
+    monospace: lines.every((l) => l.runs.length > 0 && l.runs.every((r) => r.monospace)),
+    words: headingWords(text),
+  };
+}
+
+/** Set in capitals: three letters or more, none of them lower case (scripts without case never are). */
+function isCapitals(text: string): boolean {
+  const letters = text.match(/\p{L}/gu) ?? [];
+  return letters.length >= 3 && letters.some((c) => /\p{Lu}/u.test(c)) && !letters.some((c) => /\p{Ll}/u.test(c));
+}
+
+/**
+ * Whether a paragraph looks like a heading beside the body, and by what: set larger (`size`); or,
+ * in about the body's size, short and set apart from it by weight or capitals, or numbered as a
+ * section (`style`). Either way it must head something — text, a list, a table, or a heading
+ * under it that does — and must not carry on a sentence the paragraph before left open.
+ */
+function headingSource(blocks: readonly Block[], k: number, body: BodyStyle, pageBody: number): HeadingSource | undefined {
+  const { looks } = blocks[k]!;
+  if (looks.lines > MAX_HEADING_LINES || looks.text.length > MAX_HEADING_CHARS) return undefined;
+  const previous = blocks[k - 1];
+  if (previous && previous.kind === "text" && LEFT_OPEN.test(previous.looks.text) && !LIST_OPENING.test(previous.looks.text)) return undefined;
+  const larger = body.size > 0 && looks.size >= HEADING_SIZE_RATIO * pageBody;
+  const bold = looks.bold && !body.bold;
+  const caps = looks.caps && !body.caps;
+  const number = sectionNumber(looks.text);
+  if (!larger) {
+    const smallest = bold && caps ? SMALL_CAPS_HEADING_RATIO * body.size : body.size / HEADING_SIZE_RATIO;
+    if (looks.size < smallest || looks.words > MAX_STYLE_WORDS) return undefined;
+    if (!bold && !caps && !number) return undefined;
+    // The next number of the list just above: an item, not a section ("2. Frangitur…" then "3. Recens…").
+    if (number && previous && sameNumbering(previous.looks.text, number)) return undefined;
+  }
+  const next = headed(blocks, k, number, larger);
+  if (!next) return undefined;
+  return larger ? "size" : "style";
+}
+
+/** A paragraph that stops on a comma, a semicolon or a hyphen leaves its sentence open: what follows goes on with it ("…in Jakarta," + "Indonesia, resulting in…"). */
+const LEFT_OPEN = /[,;\-–]$/u;
+
+/**
+ * What the heading at k heads, when it heads anything: the next paragraph (on its page or at the
+ * top of the next) is text, a list, a table or code, or a heading that itself heads text (two
+ * headings in a row, a section and its first subsection). A heading told only by its section
+ * number needs running text under it that is not the next item of the same numbering.
+ */
+function headed(blocks: readonly Block[], k: number, number: SectionNumber | undefined, larger: boolean): "content" | undefined {
+  const { looks } = blocks[k]!;
+  const onlyNumbered = number && !looks.bold && !looks.caps;
+  for (let j = k + 1; j <= k + 2 && j < blocks.length; j++) {
+    const next = blocks[j]!;
+    if (next.kind !== "text") return onlyNumbered ? undefined : "content";
+    if (LIST_OPENING.test(next.looks.text)) return onlyNumbered ? undefined : "content";
+    if (number && sameNumbering(next.looks.text, number)) return undefined;
+    // A name over a short block of address (of any size), or in the body's size over an e-mail,
+    // is a letterhead, not a section.
+    if (next.looks.lines <= 3 && next.looks.words <= 16 && isAddressLine(next.looks.text)) return undefined;
+    if (!larger && isContactLine(next.looks.text) && isByline(looks.text)) return undefined;
+    if (!looksLikeHeadingLine(next.looks)) return "content";
+    if (onlyNumbered) return undefined;
+  }
+  return undefined;
+}
+
+/** Short, bold or capitals, and no sentence: a paragraph that may be a heading itself. */
+function looksLikeHeadingLine(looks: HeadingLooks): boolean {
+  return (looks.bold || looks.caps) && looks.words <= MAX_STYLE_WORDS && looks.lines <= 2 && !/[.!?]$/u.test(looks.text);
+}
+
+/**
+ * The two are numbered one after the other, at one depth ("2." then "3.", "b)" then "c)"): items
+ * of one numbered list, not a section and its text. `text` is the one before or after `number`'s.
+ */
+function sameNumbering(text: string, number: SectionNumber): boolean {
+  const other = sectionNumber(text);
+  if (other === undefined || other.scheme !== number.scheme || other.depth !== number.depth) return false;
+  const [a, b] = [ordinal(other.label), ordinal(number.label)];
+  return a !== undefined && b !== undefined && Math.abs(a - b) === 1;
+}
+
+/** The last part of a section number as a count: "3.1.4" is 4, "c" is 3, "IV" is 4. */
+function ordinal(label: string): number | undefined {
+  const last = label.split(/[.\s]+/u).filter(Boolean).pop() ?? "";
+  if (/^\d+$/u.test(last)) return Number(last);
+  if (/^[IVXLC]+$/u.test(last)) return [...last].reduce((n, c, i, all) => {
+    const v = ({ I: 1, V: 5, X: 10, L: 50, C: 100 } as Record<string, number>)[c]!;
+    const next = ({ I: 1, V: 5, X: 10, L: 50, C: 100 } as Record<string, number>)[all[i + 1] ?? ""] ?? 0;
+    return n + (v < next ? -v : v);
+  }, 0);
+  if (/^[A-Za-z]$/u.test(last)) return last.toUpperCase().charCodeAt(0) - 64;
+  return undefined;
+}
+
+// ---- levels
+
+/**
+ * Levels for the candidates. Headings are grouped by their looks and the groups ranked, most
+ * prominent first (size, weighted up for bold and capitals). Within a group, numbered headings
+ * nest by the depth of their numbers, and an unnumbered one stands with the group's shallowest.
+ * Where the tags or the outline fix levels, they stand, a group takes the level its fixed
+ * members have most, and a group without any stands between the groups around it. Levels are
+ * then numbered from 1 without gaps, at most 6.
+ */
+function assignLevels(candidates: readonly Candidate[]): FoundHeading[] {
+  if (candidates.length === 0) return [];
+  const groups: { size: number; bold: boolean; caps: boolean; members: Candidate[] }[] = [];
+  for (const c of candidates) {
+    const { size, bold, caps } = c.looks;
+    const group = groups.find((g) => g.bold === bold && g.caps === caps && Math.max(g.size, size) <= SAME_SIZE_RATIO * Math.min(g.size, size));
+    if (group) group.members.push(c);
+    else groups.push({ size, bold, caps, members: [c] });
+  }
+  groups.sort((a, b) => prominence(b) - prominence(a));
+  const depthOffset = (group: (typeof groups)[number], c: Candidate) => {
+    const depths = group.members.flatMap((m) => (m.number ? [m.number.depth] : []));
+    return c.number && depths.length ? c.number.depth - Math.min(...depths) : 0;
+  };
+  const value = new Map<Candidate, number>();
+  const fixedLevels = groups.map((g) => g.members.flatMap((m) => (m.fixed ? [m.fixed.level - depthOffset(g, m)] : [])));
+  if (fixedLevels.every((f) => f.length === 0)) {
+    // Looks alone: the rank of (group, depth) pairs.
+    const keys = new Map<Candidate, number>();
+    groups.forEach((g, k) => g.members.forEach((m) => keys.set(m, k * 100 + Math.min(99, depthOffset(g, m)))));
+    const order = [...new Set(keys.values())].sort((a, b) => a - b);
+    for (const [c, key] of keys) value.set(c, order.indexOf(key) + 1);
+  } else {
+    // Each group's base level: its fixed members' most common, or between its neighbours'.
+    const base: (number | undefined)[] = fixedLevels.map((f) => (f.length ? mode(f) : undefined));
+    const firstKnown = base.findIndex((b) => b !== undefined);
+    const shallowest = Math.min(...base.filter((b): b is number => b !== undefined));
+    groups.forEach((_, k) => {
+      if (base[k] !== undefined) return;
+      const before = base.slice(0, k).filter((b): b is number => b !== undefined);
+      // Below the deepest group more prominent than it; above every fixed level when it is more prominent than all of them.
+      base[k] = before.length ? Math.max(...before) + 0.5 + k / 1000 : shallowest - (firstKnown - k) / (firstKnown + 1);
+    });
+    groups.forEach((g, k) => g.members.forEach((m) => value.set(m, m.fixed ? m.fixed.level : base[k]! + depthOffset(g, m))));
+  }
+  const used = [...new Set(value.values())].sort((a, b) => a - b);
+  const levels = new Map(candidates.map((c) => [c, used.indexOf(value.get(c)!) + 1]));
+  nestByKeywords(candidates, levels);
+  return candidates.map((c) => ({ page: c.page, paragraph: c.paragraph, level: Math.min(6, levels.get(c)!) }));
+}
+
+/**
+ * Headings numbered by a keyword nest by the keywords' ranks where they stand, not by their looks:
+ * an article under a title that has no chapters is one level below the title, an article under a
+ * chapter one below the chapter, though every article looks alike ("TÍTULO I" > "Artículo 1",
+ * "TÍTULO II" > "CAPÍTULO I" > "Artículo 8"). A run of such headings starts at the level the first
+ * of them was given; a heading shallower than that ends the run (a new part of the document).
+ */
+function nestByKeywords(candidates: readonly Candidate[], levels: Map<Candidate, number>): void {
+  let base: number | undefined;
+  let open: { rank: number }[] = [];
+  for (const c of candidates) {
+    const level = levels.get(c)!;
+    if (c.number?.scheme !== "keyword") {
+      if (base !== undefined && level < base) [base, open] = [undefined, []];
+      continue;
+    }
+    const rank = c.number.depth;
+    while (open.length && open[open.length - 1]!.rank >= rank) open.pop();
+    base ??= level;
+    levels.set(c, base + open.length);
+    open.push({ rank });
+  }
+}
+
+function prominence(group: { size: number; bold: boolean; caps: boolean }): number {
+  return group.size * (group.bold ? BOLD_WEIGHT : 1) * (group.caps ? CAPS_WEIGHT : 1);
+}
+
+function mode(values: readonly number[]): number {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best = values[0]!;
+  for (const [v, n] of counts) if (n > counts.get(best)! || (n === counts.get(best)! && v < best)) best = v;
+  return best;
+}

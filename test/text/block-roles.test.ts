@@ -1,0 +1,197 @@
+import { describe, expect, it } from "vitest";
+import type { Line, Paragraph } from "../../src/core/records.js";
+import { withBlockRoles } from "../../src/text/block-roles.js";
+import { guardHeading, isByline } from "../../src/text/heading-guards.js";
+import { outlineKey } from "../../src/text/outline.js";
+import { sectionNumber } from "../../src/text/section-numbers.js";
+
+interface LineSpec {
+  size?: number;
+  bold?: boolean;
+  x?: number;
+  tag?: string;
+}
+
+const line = (text: string, { size = 10, bold = false, x = 72 }: LineSpec = {}): Line => ({
+  text,
+  x,
+  y: 700,
+  width: text.length * size * 0.5,
+  fontSize: size,
+  runs: [{ text, x, y: 700, width: text.length * size * 0.5, fontSize: size, fontName: "f1", ...(bold ? { bold: true } : {}) }],
+});
+
+interface ParaSpec extends LineSpec {
+  lines: string[];
+  kind?: Paragraph["kind"];
+}
+
+/** A page of paragraphs; lines go down the page 14 pt apart. */
+function page(number: number, ...paragraphs: (ParaSpec | string)[]) {
+  const lines: Line[] = [];
+  const paras: Paragraph[] = [];
+  for (const p of paragraphs) {
+    const spec: ParaSpec = typeof p === "string" ? { lines: [p] } : p;
+    const start = lines.length;
+    for (const t of spec.lines) lines.push({ ...line(t, spec), y: 760 - lines.length * 14 });
+    paras.push({ start, end: lines.length, kind: spec.kind ?? "text", ...(spec.tag ? { tag: spec.tag } : {}) });
+  }
+  return { number, lines, paragraphs: paras };
+}
+
+const BODY = "The harbour board met on Tuesday to agree the dues for the coming season, and heard the master's report.";
+const body = (n = 3): ParaSpec => ({ lines: Array.from({ length: n }, () => BODY) });
+const roles = (pages: ReturnType<typeof page>[], outline?: Parameters<typeof withBlockRoles>[1]) =>
+  withBlockRoles(pages, outline).map((p) => p.paragraphs.map((q) => (q.role === "LI" ? `LI${q.depth}` : (q.role ?? "-"))));
+
+describe("headings: which paragraphs, and at what level", () => {
+  it("ranks headings by size over the whole document: the largest is H1", () => {
+    const pages = [
+      page(1, { lines: ["Annual Report"], size: 20 }, { lines: ["1. Traffic"], size: 16 }, body()),
+      page(2, { lines: ["1.1 Ferries"], size: 13 }, body(), { lines: ["2. Finance"], size: 16 }, body()),
+    ];
+    expect(roles(pages)).toEqual([
+      ["H1", "H2", "-"],
+      ["H3", "-", "H2", "-"],
+    ]);
+  });
+
+  it("takes a short bold line in the body's size over its text for a heading, and nests numbered ones by their numbers", () => {
+    const pages = [page(1, { lines: ["3 Implementation"], bold: true }, body(), { lines: ["3.1 Web Crawling"], bold: true }, body(), { lines: ["3.2 Parsing"], bold: true }, body())];
+    expect(roles(pages)).toEqual([["H1", "-", "H2", "-", "H2", "-"]]);
+  });
+
+  it("reads a typewritten document's headings from capitals and numbers alone, nested by the numbers", () => {
+    const pages = [page(1, { lines: ["2. OVERVIEW"] }, body(2), { lines: ["2.1. HISTORY"] }, body(2), { lines: ["3.1.1.1. ASCII TYPE"] }, body(2))];
+    expect(roles(pages)).toEqual([["H1", "-", "H2", "-", "H3", "-"]]);
+  });
+
+  it("ranks bold capitals above larger bold type: 11 pt TITLE I over 13 pt and 12 pt bold sections", () => {
+    const pages = [page(1, { lines: ["TITLE I: TREATY IMPLEMENTATION"], size: 11, bold: true, x: 72 }, body(), { lines: ["Technical Amendments"], size: 13, bold: true }, body(), { lines: ["National Eligibility"], size: 12, bold: true }, body())];
+    expect(roles(pages.map((p) => ({ ...p, lines: p.lines.map((l) => (l.fontSize === 10 ? { ...l, fontSize: 12, runs: l.runs.map((r) => ({ ...r, fontSize: 12 })) } : l)) })))).toEqual([["H1", "-", "H2", "-", "H3", "-"]]);
+  });
+
+  it("keeps a tagged document's heading levels, and takes no tagged paragraph for a heading however large, unless it is larger than every tagged heading", () => {
+    const pages = [
+      page(1, { lines: ["A Tagged Report"], size: 24, tag: "P" }, { lines: ["Overview"], size: 14, tag: "H1" }, { lines: ["A pull quote"], size: 14, tag: "P" }, { ...body(), tag: "P" }, { lines: ["Details"], size: 11, tag: "H2" }, { ...body(), tag: "P" }),
+    ];
+    expect(roles(pages)).toEqual([["H1", "H2", "-", "-", "H3", "-"]]);
+  });
+
+  it("judges the paragraphs of container tags (Div) by their looks, in a document that tags some headings", () => {
+    const pages = [page(1, { lines: ["PDF.js"], size: 25, bold: true, tag: "H1" }, { ...body(), tag: "Div" }, { lines: ["History and application"], size: 18, bold: true, tag: "Div" }, { ...body(), tag: "Div" })];
+    expect(roles(pages)).toEqual([["H1", "-", "H2", "-"]]);
+  });
+
+  it("takes the next number of a list for an item, not a section", () => {
+    const pages = [page(1, body(), "1. Frangitur gaudia mihi eo", "2. Recens diffudit ille tantum", body())];
+    expect(roles(pages)).toEqual([["-", "LI1", "LI1", "-"]]);
+  });
+
+  it("takes no author line under the title for a heading, set like the sections or not", () => {
+    const pages = [page(1, { lines: ["Preemptive Information Extraction"], size: 14, bold: true }, { lines: ["Yusuke Shinyama Satoshi Sekine"], size: 12, bold: true }, body(), { lines: ["1 Background"], size: 12, bold: true }, body())];
+    expect(roles(pages)).toEqual([["H1", "-", "-", "H2", "-"]]);
+  });
+
+  it("takes no line for a heading that goes on with a sentence the paragraph before left open", () => {
+    // The top of a page in the federal register: "…Airport in Jakarta," then "Indonesia, resulting in 189 fatalities."
+    const pages = [page(1, { lines: ["Hatta International Airport in Jakarta,"] }, { lines: ["Indonesia, resulting in 189 fatalities."], size: 12 }, body())];
+    expect(roles(pages)).toEqual([["-", "-", "-"]]);
+  });
+
+  it("compares a page's larger type with its own body as well as the document's: a page of small print makes no heading of text in the body's size", () => {
+    const smallPrint = { lines: Array.from({ length: 8 }, () => BODY), size: 7 };
+    const pages = [page(1, body(8)), page(2, { lines: ["Investigation of the accident has been completed."] }, smallPrint)];
+    expect(roles(pages)).toEqual([["-"], ["-", "-"]]);
+  });
+
+  it("follows the outline: an entry's title on its page is a heading at the entry's depth, whatever its looks", () => {
+    const pages = [page(1, { lines: ["Creativity in Machine Learning"], size: 14, bold: true }, body(), { lines: ["I. INTRODUCTION"], size: 8 }, body()), page(2, "A. Shakespeare", body())];
+    const outline = [
+      { title: "I Introduction", depth: 1, page: 1 },
+      { title: "A-A Shakespeare", depth: 2, page: 2 },
+    ];
+    expect(roles(pages, { outline })).toEqual([
+      ["H1", "-", "H2", "-"],
+      ["H3", "-"],
+    ]);
+  });
+});
+
+describe("heading guards", () => {
+  const looks = (text: string, extra: Partial<Parameters<typeof guardHeading>[0]> = {}) => ({ text, lines: 1, size: 14, bold: true, caps: false, monospace: false, words: text.split(/\s+/).length, ...extra });
+  it.each([
+    ["∑ k=0", "no words"],
+    ["(0.21) – 3.99 ab", "mostly figures or symbols"],
+    ["q / p if p ≤ q", "a formula"],
+    ["and the proof-of-work chain", "starts in lower case: a sentence going on"],
+    ["Nodes always consider the longest chain to be the", "ends where a sentence goes on"],
+    ["Between:", "a label leading into what follows"],
+    ["Mail deedy@fb.com", "a contact line"],
+    ["20 décembre 2022", "a date"],
+    ["Figure 3: Sample discovered relation", "a caption"],
+    ["Carpaccio de Lomito 10$", "an item with its price"],
+    ["所有董事均已出席了审议本次季报的董事会会议。", "a sentence"],
+  ])("%s is no heading: %s", (text, why) => {
+    expect(guardHeading(looks(text), "size")).toBe(why);
+  });
+
+  it("lets a heading in capitals end with a colon, and a name end with a capitalised article", () => {
+    expect(guardHeading(looks("EXPONE:", { caps: true }), "style")).toBeUndefined();
+    expect(guardHeading(looks("Debarghya Das"), "size")).toBeUndefined();
+  });
+
+  it("knows a byline from a section title", () => {
+    expect(isByline("Satoshi Nakamoto")).toBe(true);
+    expect(isByline("A. Novak and J. van Dijk")).toBe(true);
+    expect(isByline("Executive Summary")).toBe(false);
+    expect(isByline("1 Background")).toBe(false);
+  });
+});
+
+describe("section numbers and outline titles", () => {
+  it.each([
+    ["3.1.2 Results", { depth: 3, scheme: "decimal" }],
+    ["3.1.1.5.2. TELNET FORMAT CONTROLS", { depth: 5, scheme: "decimal" }],
+    ["Artículo 4. Principios generales.", { depth: 7, scheme: "keyword" }],
+    ["TITLE I: WIPO TREATY IMPLEMENTATION", { depth: 3, scheme: "keyword" }],
+    ["第二节 公司基本情况", { depth: 3, scheme: "cjk" }],
+    ["IV. TEXT DATA", { depth: 1, scheme: "roman" }],
+  ])("%s is numbered as a section", (text, want) => {
+    expect(sectionNumber(text)).toMatchObject(want);
+  });
+
+  it("takes a count or a reference in a sentence for no section number", () => {
+    expect(sectionNumber("3 of the members voted")).toBeUndefined();
+    expect(sectionNumber("Article 18 of the WPPT contains nearly identical language.")).toBeUndefined();
+  });
+
+  it("compares outline titles without their numbers, case or punctuation", () => {
+    expect(outlineKey("A-A Shakespeare")).toBe(outlineKey("A. Shakespeare"));
+    expect(outlineKey("2.1.  HISTORY")).toBe(outlineKey("History"));
+  });
+});
+
+describe("list items, captions, footnotes", () => {
+  it("gives each list item its depth from how far right its marker stands", () => {
+    const pages = [
+      page(1, body(1), { lines: ["• Moor bow to the east."], x: 84 }, { lines: ["– with two lines fore and aft"], x: 100 }, { lines: ["– and fenders on the quay side"], x: 100 }, { lines: ["• Keep the walkway clear."], x: 84 }, body(1)),
+    ];
+    expect(roles(pages)).toEqual([["-", "LI1", "LI2", "LI2", "LI1", "-"]]);
+  });
+
+  it("takes a tagged list item's label and body for an item, and a caption for a caption", () => {
+    const pages = [page(1, body(1), { lines: ["They may be unordered bullet lists"], tag: "LI" }, { lines: ["Table 4: Description of obtained tables."] }, body(1))];
+    expect(roles(pages)).toEqual([["-", "LI1", "Caption", "-"]]);
+  });
+
+  it("takes small print under the page's last body line that opens with a mark for a footnote", () => {
+    const pages = [page(1, body(6), { lines: ["1 Pub. L. No. 105-304, 112 Stat. 2860 (Oct. 28, 1998)."], size: 8 })];
+    expect(roles(pages)).toEqual([["-", "Footnote"]]);
+  });
+
+  it("gives tables and code their roles", () => {
+    const pages = [page(1, body(1), { lines: ["Region\tRevenue", "North\t1,240"], kind: "table" }, { lines: ["make install"], kind: "verbatim" })];
+    expect(roles(pages)).toEqual([["-", "Table", "Code"]]);
+  });
+});
