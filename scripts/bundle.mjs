@@ -115,7 +115,7 @@ await chmod(join(root, "dist/cli.js"), 0o755);
 /**
  * The one change made to pdf.js: `getTextContent` describes each font of a page in `styles` by its
  * generic family only ("serif", "monospace"), while the font's own name ("ABCDEF+Arial-BoldMT")
- * is what says it is bold, which headings are often told by (docs/extraction.md §6.5). The
+ * is what says it is bold, which headings are often told by (docs/extraction.md §1.5, §6.5). The
  * parser's style entry gets the font's name as `fontName` beside the family. The minified
  * parser is matched exactly once, or the build fails: a new pdf.js must be looked at again.
  */

@@ -54,10 +54,12 @@ function roleOf(paragraph: Paragraph, lines: readonly Line[], level: number | un
   if (paragraph.kind === "verbatim") return "Code";
   if (level !== undefined) return `H${level}` as BlockRole;
   const tag = paragraph.tag;
-  const text = reflowLines(lines);
-  if ((tag && LIST_TAGS.has(tag)) || LIST_MARKER.test(text)) return "LI";
-  if (tag === "Caption" || isCaptionText(text)) return "Caption";
-  if ((tag && NOTE_TAGS.has(tag)) || (lines[0]!.y < footnotesBelow && FOOTNOTE_MARK.test(text))) return "Footnote";
+  // Markers and caption numbers open a paragraph: its first line says (with the next, when the
+  // first holds nothing but a bullet drawn on a line of its own).
+  const first = lines.length > 1 && lines[0]!.text.trim().length <= 3 ? reflowLines(lines.slice(0, 2)) : lines[0]!.text.trimStart();
+  if ((tag && LIST_TAGS.has(tag)) || LIST_MARKER.test(first)) return "LI";
+  if (tag === "Caption" || isCaptionText(first)) return "Caption";
+  if ((tag && NOTE_TAGS.has(tag)) || (lines[0]!.y < footnotesBelow && FOOTNOTE_MARK.test(first))) return "Footnote";
   return undefined;
 }
 

@@ -21,7 +21,7 @@ import { guardHeading, headingWords, isAddressLine, isByline, isContactLine, typ
 import { OutlineIndex, type OutlineEntry } from "./outline.js";
 import { reflowLines } from "./page-text.js";
 import { sectionNumber, type SectionNumber } from "./section-numbers.js";
-import { isBoldLine } from "./text-geometry.js";
+import { isBoldLine, isCapitals } from "./text-geometry.js";
 
 /** What headings are decided on: a page's lines and the paragraphs over them, and its number when known. */
 export interface LaidOutText {
@@ -76,7 +76,7 @@ const TAGGED_LEVEL = /^H([1-6])$/;
 /** Tags that say what a block is, and that it is no heading (ISO 32000-1 §14.8.4). */
 const NOT_HEADING_TAGS = new Set(["P", "LI", "Lbl", "LBody", "Caption", "TOC", "TOCI", "Note", "FENote", "BibEntry", "Quote", "BlockQuote", "Code", "Formula", "Figure", "Form", "Table", "TR", "TD", "TH", "Artifact"]);
 /** A list marker opening a paragraph: what follows a heading may be a list. */
-const LIST_OPENING = /^(?:[•◦▪▫■□●○‣⁃∙·*–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])\s/iu;
+const LIST_OPENING = /^(?:[•◦▪▫■□●○‣⁃∙·*–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]|\[[\p{L}\p{N}+.:-]{1,12}\])\s/iu;
 
 interface Candidate {
   page: number;
@@ -87,13 +87,46 @@ interface Candidate {
   fixed?: { by: "tag" | "outline"; level: number };
 }
 
-/** A paragraph of the document, in reading order, with what heading detection reads of it. */
-interface Block {
-  page: number;
-  paragraph: number;
-  kind: Paragraph["kind"];
-  tag?: string;
-  looks: HeadingLooks;
+/**
+ * A paragraph of the document, in reading order, with what heading detection reads of it. Its
+ * looks (its text joined, its words, capitals…) are worked out the first time they are asked
+ * for: most paragraphs are ruled out by their length alone.
+ */
+class Block {
+  private seen: HeadingLooks | undefined;
+
+  constructor(
+    readonly page: number,
+    readonly paragraph: number,
+    readonly kind: Paragraph["kind"],
+    readonly tag: string | undefined,
+    readonly lines: readonly Line[],
+  ) {}
+
+  get looks(): HeadingLooks {
+    return (this.seen ??= looksOf(this.lines));
+  }
+
+  /** The smallest font size of its lines. */
+  get size(): number {
+    return this.seen?.size ?? Math.min(...this.lines.map((l) => l.fontSize));
+  }
+
+  get firstLine(): string {
+    return this.lines[0]!.text;
+  }
+
+  get lastLine(): string {
+    return this.lines[this.lines.length - 1]!.text.trimEnd();
+  }
+
+  /** Too long to be a heading: more lines or characters than a heading has. */
+  get long(): boolean {
+    if (this.lines.length > MAX_HEADING_LINES) return true;
+    let chars = 0;
+    for (const l of this.lines) chars += l.text.length;
+    return chars > MAX_HEADING_CHARS;
+  }
 }
 
 export function findHeadings(pages: readonly LaidOutText[], evidence: HeadingEvidence = {}): FoundHeading[] {
@@ -102,11 +135,13 @@ export function findHeadings(pages: readonly LaidOutText[], evidence: HeadingEvi
   const pageBodies = pages.map((page) => pageBodySize(page, body.size));
   const outline = evidence.outline?.length ? new OutlineIndex(evidence.outline) : undefined;
   const tagsHeadings = blocks.some((b) => isTaggedHeading(b.tag));
-  const largestTagged = Math.max(0, ...blocks.filter((b) => isTaggedHeading(b.tag)).map((b) => b.looks.size));
+  const largestTagged = Math.max(0, ...blocks.filter((b) => isTaggedHeading(b.tag)).map((b) => b.size));
   const candidates: Candidate[] = [];
   blocks.forEach((block, k) => {
     if (block.kind !== "text") return;
-    const { looks, tag } = block;
+    const { tag } = block;
+    if (block.long && !isTaggedHeading(tag)) return;
+    const { looks } = block;
     const at = { page: block.page, paragraph: block.paragraph, looks };
     const tagged = TAGGED_LEVEL.exec(tag ?? "");
     // A document that tags its headings is believed: H1…H6 at their level, a Title above them,
@@ -153,7 +188,7 @@ function documentBlocks(pages: readonly LaidOutText[]): Block[] {
       const lines = page.lines.slice(paragraph.start, paragraph.end);
       if (lines.length === 0) return;
       const tag = paragraph.tag ?? sharedLineRole(lines);
-      blocks.push({ page: p, paragraph: i, kind: paragraph.kind, ...(tag ? { tag } : {}), looks: looksOf(lines) });
+      blocks.push(new Block(p, i, paragraph.kind, tag, lines));
     });
   });
   return blocks;
@@ -232,11 +267,7 @@ function looksOf(lines: readonly Line[]): HeadingLooks {
   };
 }
 
-/** Set in capitals: three letters or more, none of them lower case (scripts without case never are). */
-function isCapitals(text: string): boolean {
-  const letters = text.match(/\p{L}/gu) ?? [];
-  return letters.length >= 3 && letters.some((c) => /\p{Lu}/u.test(c)) && !letters.some((c) => /\p{Ll}/u.test(c));
-}
+
 
 /**
  * Whether a paragraph looks like a heading beside the body, and by what: set larger (`size`); or,
@@ -248,7 +279,7 @@ function headingSource(blocks: readonly Block[], k: number, body: BodyStyle, pag
   const { looks } = blocks[k]!;
   if (looks.lines > MAX_HEADING_LINES || looks.text.length > MAX_HEADING_CHARS) return undefined;
   const previous = blocks[k - 1];
-  if (previous && previous.kind === "text" && LEFT_OPEN.test(previous.looks.text) && !LIST_OPENING.test(previous.looks.text)) return undefined;
+  if (previous && previous.kind === "text" && LEFT_OPEN.test(previous.lastLine) && !LIST_OPENING.test(previous.firstLine)) return undefined;
   const larger = body.size > 0 && looks.size >= HEADING_SIZE_RATIO * pageBody;
   const bold = looks.bold && !body.bold;
   const caps = looks.caps && !body.caps;
@@ -258,7 +289,7 @@ function headingSource(blocks: readonly Block[], k: number, body: BodyStyle, pag
     if (looks.size < smallest || looks.words > MAX_STYLE_WORDS) return undefined;
     if (!bold && !caps && !number) return undefined;
     // The next number of the list just above: an item, not a section ("2. Frangitur…" then "3. Recens…").
-    if (number && previous && sameNumbering(previous.looks.text, number)) return undefined;
+    if (number && previous && sameNumbering(previous.firstLine, number)) return undefined;
   }
   const next = headed(blocks, k, number, larger);
   if (!next) return undefined;
@@ -280,8 +311,10 @@ function headed(blocks: readonly Block[], k: number, number: SectionNumber | und
   for (let j = k + 1; j <= k + 2 && j < blocks.length; j++) {
     const next = blocks[j]!;
     if (next.kind !== "text") return onlyNumbered ? undefined : "content";
-    if (LIST_OPENING.test(next.looks.text)) return onlyNumbered ? undefined : "content";
-    if (number && sameNumbering(next.looks.text, number)) return undefined;
+    if (LIST_OPENING.test(next.firstLine)) return onlyNumbered ? undefined : "content";
+    if (number && sameNumbering(next.firstLine, number)) return undefined;
+    // Running text under it (more lines than a heading has) is what it heads.
+    if (next.long) return "content";
     // A name over a short block of address (of any size), or in the body's size over an e-mail,
     // is a letterhead, not a section.
     if (next.looks.lines <= 3 && next.looks.words <= 16 && isAddressLine(next.looks.text)) return undefined;
@@ -396,6 +429,7 @@ function nestByKeywords(candidates: readonly Candidate[], levels: Map<Candidate,
   }
 }
 
+/** A group's rank key: its size, weighted up for bold and capitals. */
 function prominence(group: { size: number; bold: boolean; caps: boolean }): number {
   return group.size * (group.bold ? BOLD_WEIGHT : 1) * (group.caps ? CAPS_WEIGHT : 1);
 }

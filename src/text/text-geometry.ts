@@ -62,3 +62,15 @@ export function isBoldLine(line: Line): boolean {
   }
   return inked;
 }
+
+/**
+ * Set in capitals: three capital letters or more and none in lower case (text in a script
+ * without case never is). Asked of every line of a document: a text that upper-casing changes
+ * holds a lower-case letter, which rules out nearly every line at once.
+ */
+export function isCapitals(text: string): boolean {
+  if (text !== text.toUpperCase() || text === text.toLowerCase()) return false;
+  let capitals = 0;
+  for (const ch of text) if (ch !== ch.toLowerCase() && ++capitals >= 3) return true;
+  return false;
+}

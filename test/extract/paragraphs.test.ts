@@ -217,3 +217,62 @@ describe("paragraphs", () => {
     expect(segmentParagraphs([], options)).toEqual([]);
   });
 });
+
+describe("paragraphs: headings run on into their text, labels, bullets on their own line", () => {
+  const bold = { bold: true };
+  it("ends a short bold line over a line that is not bold: a heading set without space above its text", () => {
+    const lines = [line("CALENDAR OF EVENTS", 32, 700, 150, 10, bold), line("Oct. 24 – Staff Learning Day – no school for the pupils of any class.", 32, 688, 400)];
+    expect(reflow(lines).split("\n\n")).toEqual(["CALENDAR OF EVENTS", "Oct. 24 – Staff Learning Day – no school for the pupils of any class."]);
+  });
+
+  it("keeps a run-in head with the paragraph that goes on from it: a theorem's name, a label ending in a colon", () => {
+    // A page that marks its paragraphs by gaps, so that only the bold line's cue can split one.
+    const body = (y: number) => [line("Sei X eine Menge und T eine Familie von Teilmengen von X, die", 72, y, 420), line("unter Vereinigungen und endlichen Schnitten abgeschlossen ist.", 72, y - 12, 400), line("Dann heißt T eine Topologie auf der Menge X.", 72, y - 24, 300)];
+    for (const head of ["Definition 1", "Bemerkung 2 (Mengen, die offen sind)", "Input:"]) {
+      const lines = [...body(760), line(head, 72, 718, 72 + head.length * 5, 10, bold), line("Ein topologischer Raum ist ein Paar (X, T) mit folgenden Eigenschaften", 72, 706, 420), ...body(676)];
+      expect(reflow(lines).split("\n\n"), head).toHaveLength(3);
+    }
+    const heading = [...body(760), line("CALENDAR OF EVENTS", 72, 718, 170, 10, bold), line("Ein topologischer Raum ist ein Paar (X, T) mit folgenden Eigenschaften", 72, 706, 420), ...body(676)];
+    expect(reflow(heading).split("\n\n")).toHaveLength(4);
+  });
+
+  it("sets a division's label over its title apart from it, unless the title is in capitals too", () => {
+    expect(reflow([line("NOTE A", 40, 700, 80, 9.5, bold), line("Significant Accounting Policies", 40, 689, 200, 9.5, bold)]).split("\n\n")).toEqual(["NOTE A", "Significant Accounting Policies"]);
+    expect(reflow([line("APPENDIX A", 270, 700, 330, 8), line("AUTOMATICALLY GENERATED TEXTS", 250, 691, 350, 8)]).split("\n\n")).toHaveLength(1);
+  });
+
+  it("keeps a bullet drawn on a line of its own, a little higher than its text, with that text", () => {
+    const lines = [line("The VM falls back to the interpreter in two cases:", 72, 720, 400), line("•", 80, 701.5, 84), line("The loop body is short. In this case, the VM repeatedly", 90, 700, 400), line("passes the loop header and finds the trace again.", 90, 688, 380)];
+    expect(reflow(lines).split("\n\n")).toEqual(["The VM falls back to the interpreter in two cases:", "• The loop body is short. In this case, the VM repeatedly passes the loop header and finds the trace again."]);
+  });
+});
+
+describe("paragraphs: monospaced prose", () => {
+  const mono = (text: string, x: number, y: number) => line(text, x, y, x + text.length * 6, 10, { monospace: true });
+  it("reads a typewritten document's stanzas as prose, a paragraph each, and keeps a stanza that looks like code or a drawing verbatim", () => {
+    const lines = [
+      mono("1.  INTRODUCTION", 71, 700),
+      mono("The objectives of FTP are to promote sharing of files (computer", 89, 676),
+      mono("programs and/or data) and to transfer data reliably [2].", 89, 664),
+      mono("+-------+        +--------+", 107, 640),
+      mono("| User  |<------>| Server |", 107, 628),
+      mono("+-------+        +--------+", 107, 616),
+      mono("1. The server has completed sending data in a transfer mode", 107, 592),
+      mono("that requires a close to indicate EOF.", 125, 580),
+    ];
+    const paragraphs = segmentParagraphs(lines, { ...options, typewriterDocument: true });
+    expect(paragraphs.map((p) => [p.kind, lines[p.start]!.text])).toEqual([
+      ["text", "1.  INTRODUCTION"],
+      ["text", "The objectives of FTP are to promote sharing of files (computer"],
+      ["verbatim", "+-------+        +--------+"],
+      ["text", "1. The server has completed sending data in a transfer mode"],
+    ]);
+  });
+
+  it("elsewhere keeps a monospaced block verbatim, unless it is a list item that reads as prose (a licence's conditions in typewriter type)", () => {
+    const notice = [mono("This program is free software: you can redistribute it and/or modify", 72, 700), mono("it under the terms of the GNU General Public License.", 72, 688)];
+    expect(segmentParagraphs(notice, options).map((p) => p.kind)).toEqual(["verbatim"]);
+    const condition = [mono("a) The work must carry prominent notices stating that you modified", 72, 700), mono("it, and giving a relevant date.", 90, 688)];
+    expect(segmentParagraphs(condition, options).map((p) => p.kind)).toEqual(["text"]);
+  });
+});

@@ -18,6 +18,15 @@ describe("structure order", () => {
     expect(place("mc2").block).not.toBe(place("mc0").block);
   });
 
+  it("keeps a list item's label and its body one block, though the body is wrapped in a Part and a P (LaTeX's tagging)", () => {
+    const order = readStructureOrder(root(el("L", el("LI", el("Lbl", content("b1")), el("LBody", el("Part", el("P", content("t1"))))), el("LI", el("Lbl", content("b2")), el("LBody", el("P", content("t2")))))))!;
+    const block = (id: string) => order.places.get(id)!.block;
+    expect(block("b1")).toBe(block("t1"));
+    expect(block("b2")).toBe(block("t2"));
+    expect(block("b1")).not.toBe(block("b2"));
+    expect(order.places.get("t1")!.role).toBe("LI");
+  });
+
   it("starts a new block for a paragraph's content after a sidebar nested inside it", () => {
     const order = readStructureOrder(root(el("P", content("a"), el("Div", el("H2", content("s1")), el("P", content("s2"))), content("b"))))!;
     const block = (id: string) => order.places.get(id)!.block;

@@ -308,20 +308,34 @@ describe("chunk stage: in a pipeline", () => {
     expect((twice[1] as ChunkRecord).text).toBe(`${S0} ${S1} ${S2}`);
   });
 
-  it("points its offsets into the text `pagestream extract` prints (empty pages add nothing)", async () => {
-    const file = resolve("fixtures/empty-middle-page.pdf");
-    const printed = spawnSync(process.execPath, [resolve("dist/cli.js"), "extract", file], { encoding: "utf8" }).stdout;
-    const stages = [];
-    for (const [type, options] of [["extract", {}], ["chunk", { max_tokens: 24, overlap_tokens: 8, min_tokens: 0 }]] as const) {
-      const spec = await loadSpec("stage", type, ".");
-      stages.push(await spec.create(spec.options.parse(options), { baseDir: ".", warn: () => {} }));
+  it.each([
+    ["plain", "text"],
+    ["markdown", "markdown"],
+  ] as const)("points its %s offsets into the text `pagestream extract --format %s` prints (empty pages add nothing)", async (textFormat, format) => {
+    for (const name of ["empty-middle-page.pdf", "structure-report.pdf"]) {
+      const file = resolve("fixtures", name);
+      const printed = spawnSync(process.execPath, [resolve("dist/cli.js"), "extract", file, "--format", format, "--no-strip-furniture", "--no-dehyphenate"], { encoding: "utf8" }).stdout;
+      const stages = [];
+      for (const [type, options] of [["extract", {}], ["flag-scans", {}], ["chunk", { max_tokens: 24, overlap_tokens: 8, min_tokens: 0, text_format: textFormat }]] as const) {
+        const spec = await loadSpec("stage", type, ".");
+        stages.push(await spec.create(spec.options.parse(options), { baseDir: ".", warn: () => {} }));
+      }
+      const result = await processFile(file, stages);
+      if (result.status !== "ok") throw new Error(result.error.message);
+      expect(result.chunks.length).toBeGreaterThan(2);
+      expect(documentView(result.pages as PageRecord[], textFormat).text + "\n").toBe(printed);
+      for (const c of result.chunks) expect(c.text).toBe(c.prefix + printed.slice(c.charStart, c.charEnd));
+      if (name === "empty-middle-page.pdf") expect(result.chunks.map((c) => [c.pageStart, c.pageEnd])).toContainEqual([1, 3]);
     }
-    const result = await processFile(file, stages);
-    if (result.status !== "ok") throw new Error(result.error.message);
-    expect(result.chunks.length).toBeGreaterThan(2);
-    expect(documentText(result.pages as PageRecord[]).text + "\n").toBe(printed);
-    for (const c of result.chunks) expect(c.text).toBe(printed.slice(c.charStart, c.charEnd));
-    expect(result.chunks.map((c) => [c.pageStart, c.pageEnd])).toContainEqual([1, 3]);
+  });
+
+  it("opens a code listing's fence again in a chunk that goes on with it, as a continued table repeats its header", async () => {
+    const listing = ["def berth_for(vessel):", "    if vessel.length > 40:", "        return 'north'", "    if vessel.kind == 'ferry':", "        return 'east'", "    return 'outer wall'"];
+    const chunks = await chunk([page(1, [code(...listing)])], { maxTokens: 24 }, DOC_ID, "markdown");
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks[0]!.text.startsWith("```\ndef berth_for(vessel):")).toBe(true);
+    for (const c of chunks.slice(1)) expect(c.prefix).toBe("```\n");
+    expect(chunks[chunks.length - 1]!.text.endsWith("\n```")).toBe(true);
   });
 
   it("reports bad limits at the option in pipeline.yaml", async () => {

@@ -191,6 +191,14 @@ describe("paragraphs over page breaks", () => {
     expect(continuesOnNextPage(full, indented)).toBe(false);
   });
 
+  it("never runs a heading on over a page break, nor a paragraph into a heading", () => {
+    const a = page(1, [line("The committee met on Tuesday and", 120), line("agreed that the budget for the new", 108)]);
+    const b = page(2, [line("library should be raised by a fifth", 700), line("before the end of the year.", 688, 72, 200)]);
+    const asHeading = (p: PageRecord, k: number): PageRecord => ({ ...p, paragraphs: p.paragraphs.map((q, i) => (i === k ? { ...q, role: "H2" as const } : q)) });
+    expect(continuesOnNextPage(a, asHeading(b, 0))).toBe(false);
+    expect(continuesOnNextPage(asHeading(a, 0), b)).toBe(false);
+  });
+
   it("does not continue after a full line that ends a sentence when the next page opens with a quoted capital", () => {
     const a = page(1, [line("designated in writing by the copyright", 120), line("owner as \"Not a Contribution.\"", 108)]);
     const b = page(2, [line("\"Contributor\" shall mean Licensor and", 700), line("any individual or Legal Entity.", 688, 72, 200)]);

@@ -83,6 +83,12 @@ describe("headings: which paragraphs, and at what level", () => {
     expect(roles(pages)).toEqual([["H1", "-", "H2", "-"]]);
   });
 
+  it("nests headings numbered by keywords by their ranks where they stand: an article under a title without chapters, or under a chapter", () => {
+    const bold = (t: string, x = 280): ParaSpec => ({ lines: [t], bold: true, x, size: 11.5 });
+    const pages = [page(1, bold("TÍTULO I"), bold("Artículo 1. Objeto.", 85), body(), bold("TÍTULO II"), bold("CAPÍTULO I"), bold("Artículo 8. Formas de gestión.", 85), body(), bold("CAPÍTULO II"), bold("Artículo 14. Solicitud.", 85), body())];
+    expect(roles(pages)).toEqual([["H1", "H2", "-", "H1", "H2", "H3", "-", "H2", "H3", "-"]]);
+  });
+
   it("takes the next number of a list for an item, not a section", () => {
     const pages = [page(1, body(), "1. Frangitur gaudia mihi eo", "2. Recens diffudit ille tantum", body())];
     expect(roles(pages)).toEqual([["-", "LI1", "LI1", "-"]]);

@@ -51,7 +51,7 @@ describe("Markdown view", () => {
     expect(out).toBe("10. Ask the office.\n    - • by phone\n      - a) before noon\n11. Pay at the gate.\n\n- Printed with no marker");
   });
 
-  it("fences code with a fence longer than any backtick run in it, lines and indentation kept", () => {
+  it("fences code with a fence longer than any backtick run that starts one of its lines, lines and indentation kept", () => {
     // A run of backticks mid-line closes nothing; one that starts a line would close a fence as long.
     expect(md({ kind: "verbatim", role: "Code", lines: [line("echo ```", { monospace: true })] })).toBe("```\necho ```\n```");
     const code = [line("```js", { monospace: true }), line("ls", { x: 72 + 4 * 6, monospace: true }), line("```", { monospace: true })];

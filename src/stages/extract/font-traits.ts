@@ -3,7 +3,7 @@
  * ("serif", "monospace", from the font's flags); the name the PDF gives the font
  * ("ABCDEF+Arial-BoldMT", "CMBX12", "DejaVuSansMono") is added to its style by pagestream's build
  * of pdf.js (scripts/bundle.mjs). Names follow conventions, not a standard, so these are the
- * conventions of the producers that make most PDFs (docs/extraction.md §1.2, §6.5):
+ * conventions of the producers that make most PDFs (docs/extraction.md §1.2, §1.5):
  * - weight words in the style part of the name: Bold, Black, Heavy, Semibold, Demibold,
  *   ExtraBold, UltraBold; URW's Nimbus fonts (Ghostscript's Times and Helvetica) spell bold
  *   "Medi"; CJK families number their weights W0–W9, W6 and up being bold;

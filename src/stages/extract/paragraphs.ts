@@ -1,18 +1,22 @@
 /**
  * Lines → paragraphs. A line starts a new paragraph when any of the cues real typesetting uses
- * says so (docs/extraction.md §5):
+ * says so (docs/extraction.md §5, in the order startsParagraph tries them):
  * - a vertical gap wider than `paragraphRatio` × the page's line gap (1.45; see typicalLineGap),
  *   the cue of word processors and web-to-PDF output;
  * - a change of font size (a heading, a footnote) or between monospaced and proportional text;
+ * - a short bold line over a line that is not bold (a heading run on into its text, §5.11), and a
+ *   division's label over its title ("NOTE A" over "Significant Accounting Policies");
+ * - a list item's marker (§5.7); a bullet drawn on a line of its own stays with its text;
  * - a first-line indent of more than `indentRatio` × the font size, when the line after it
  *   returns to the margin (LaTeX sets paragraphs with no extra gap, only this indent);
  * - the line before it ended short: its first word would have fitted there, so the break was
  *   deliberate. This works for justified and ragged-right text alike.
- * Monospaced runs of lines (code listings, typewriter blocks) become `verbatim` paragraphs that
- * keep their line breaks and indentation even when the page is reflowed.
+ * Monospaced runs of lines (code listings) become `verbatim` paragraphs that keep their line
+ * breaks and indentation even when the page is reflowed; in a document set in a typewriter face
+ * throughout, and for list items in typewriter type, monospaced prose is read as prose (§5.9).
  */
 import type { Line, Paragraph } from "../../core/records.js";
-import { blankCodeLines, isBoldLine, median, sameFontSize } from "../../text/text-geometry.js";
+import { blankCodeLines, isBoldLine, isCapitals, median, sameFontSize } from "../../text/text-geometry.js";
 import { followsMarker, isListMarker, letterMarker, startsWithListMarker } from "./list-markers.js";
 import { paragraphGaps, type GapEvidence, type LineKind } from "./paragraph-gaps.js";
 import { breaksWordBefore } from "../../text/word-breaks.js";
@@ -90,7 +94,7 @@ export function segmentParagraphs(
   const tight: boolean[] = [];
   let nextTight = false;
   for (let i = 1; i < lines.length; i++) {
-    const item = startsWithListMarker(lines[start]!.text) ? lines[start]! : undefined;
+    const item = startsWithListMarker(lines[start]!.text) || isListMarker(lines[start]!.text) ? lines[start]! : undefined;
     const column = columns.find((c) => i < c.from + c.lines.length)!;
     const breaks = flowBreaks.has(i) ? !continuesAcrossColumns(lines, i, options) : startsParagraph(column, i - column.from, lineGap, byGaps, options, item);
     if (breaks) {
@@ -243,7 +247,8 @@ function sizedGaps(lines: readonly Line[], flowBreaks: ReadonlySet<number>): { g
     const prev = lines[i - 1]!;
     const line = lines[i]!;
     const gap = prev.y - line.y;
-    if (gap <= 0 || !sameFontSize(prev.fontSize, line.fontSize)) continue;
+    // A bullet on a line of its own stands a point or two off its text's baseline: no line gap.
+    if (gap <= 0 || !sameFontSize(prev.fontSize, line.fontSize) || isListMarker(prev.text)) continue;
     const sameKind = Math.round(prev.fontSize * 10) === Math.round(line.fontSize * 10) && isMonospace(prev) === isMonospace(line);
     gaps.push({ gap: gap / line.fontSize, ...(sameKind ? { kind: kindOf(line) } : {}) });
   }
@@ -307,7 +312,7 @@ function startsParagraph(column: { lines: readonly Line[] }, i: number, lineGap:
   if (isBoldLine(prev) && !isBoldLine(line) && endsShortOfColumn(lines, i, o) && !RUN_IN_HEAD.test(prev.text.trim())) return true;
   // A line that is only a division's label ("NOTE A", "TÍTULO I", "CHAPTER 3") stands over its
   // title, which is a paragraph of its own when it is set otherwise (not in capitals like the label).
-  if (LABEL_LINE.test(prev.text.trim()) && !isCapitalsLine(line)) return true;
+  if (LABEL_LINE.test(prev.text.trim()) && !isCapitals(line.text)) return true;
   // Each list item is a paragraph; its wrapped lines hang under its text, right of the marker.
   if (opensListItem(prev, line, item, () => ranToMargin(lines, i, o))) return true;
   if (item && line.x > item.x + 0.5 * line.fontSize) return false;
@@ -409,12 +414,6 @@ function endsShortOfColumn(lines: readonly Line[], i: number, o: ParagraphOption
  * block (LaTeX's theorem environments, in English, German, Spanish and French) with its number.
  */
 const RUN_IN_HEAD = /:$|^(?:definition|theorem|lemma|corollary|proposition|remark|example|proof|claim|conjecture|axiom|exercise|problem|solution|notation|observation|assumption|hypothesis|satz|korollar|bemerkung|beispiel|beweis|aufgabe|folgerung|definición|teorema|lema|corolario|ejemplo|demostración|observación|définition|théorème|lemme|corollaire|remarque|exemple|preuve|démonstration)\b/iu;
-
-/** A line in capitals: three letters or more, none in lower case. */
-function isCapitalsLine(line: Line): boolean {
-  const letters = line.text.match(/\p{L}/gu) ?? [];
-  return letters.length >= 3 && !letters.some((c) => /\p{Ll}/u.test(c));
-}
 
 /** A word in capitals and a number, a letter or a roman numeral, and nothing else: a division's label. */
 const LABEL_LINE = /^\p{Lu}{2,}\s+(?:\d{1,3}|[A-Z]|[IVXLC]{1,7})[.:]?$/u;

@@ -10,7 +10,7 @@
  * - a line with fewer than two letters left (a bare page number, a rule of dots) is no title;
  * - a line repeated on the page is kept once.
  */
-import { PAGE_WORD, ROMAN } from "./page-number-line.js";
+import { PAGE_WORD } from "./page-number-line.js";
 
 /** "of" between a page number and the page count. */
 const OF_WORD = /^(?:of|de|von|sur|di|van|av|z|из)$/iu;
@@ -29,7 +29,7 @@ export function runningTitles(lines: readonly string[], pageLabel: string | unde
 function withoutPageNumber(line: string, pageLabel: string | undefined): string {
   // Cells of a header set as a row keep apart.
   const tokens = line.normalize("NFKC").replace(/\t/gu, "  ").trim().split(/\s+/u);
-  const pageNumber = (t: string) => t === pageLabel || /^\d{1,3}$/u.test(t) || /^\d{1,4}\/\d{1,4}$/u.test(t) || (ROMAN.test(t) && t === pageLabel);
+  const pageNumber = (t: string) => t === pageLabel || /^\d{1,3}$/u.test(t) || /^\d{1,4}\/\d{1,4}$/u.test(t);
   const trim = (from: "start" | "end") => {
     const at = () => (from === "start" ? 0 : tokens.length - 1);
     const take = () => (from === "start" ? tokens.shift() : tokens.pop());
