@@ -81,6 +81,19 @@ export function chunksFormat(chunks: readonly { textFormat?: TextFormat }[]): Te
  * it has, escaped, a text block per part between blank lines, never as paragraphs it no longer has.
  */
 export function pageMarkdown(page: ViewPage): RenderedPage {
+  let rendered = renderedPages.get(page);
+  if (!rendered) renderedPages.set(page, (rendered = renderMarkdown(page)));
+  return rendered;
+}
+
+/**
+ * Pages rendered as Markdown, by page record: a record is never changed once made (a stage that
+ * changes a page makes a new record), so the chunk stage's rendering serves the worker's result
+ * for the sinks too.
+ */
+const renderedPages = new WeakMap<ViewPage, RenderedPage>();
+
+function renderMarkdown(page: ViewPage): RenderedPage {
   if (!page.text) return { text: "", blocks: [] };
   if (renderPageText(page.lines, page.paragraphs, page.mode) === page.text) return renderPageMarkdown(page.lines, page.paragraphs, page.mode);
   const text = page.text.split("\n").map(escapeBlockStart).join("\n");

@@ -17,7 +17,7 @@
  * outline depths and tag levels, where there are any, go before.
  */
 import type { Line, Paragraph } from "../core/records.js";
-import { guardHeading, headingWords, isAddressLine, isByline, isContactLine, type HeadingLooks, type HeadingSource } from "./heading-guards.js";
+import { continuedTitle, guardHeading, headingWords, isAddressLine, isByline, isContactLine, type HeadingLooks, type HeadingSource } from "./heading-guards.js";
 import { OutlineIndex, type OutlineEntry } from "./outline.js";
 import { reflowLines } from "./page-text.js";
 import { sectionNumber, type SectionNumber } from "./section-numbers.js";
@@ -136,6 +136,9 @@ export function findHeadings(pages: readonly LaidOutText[], evidence: HeadingEvi
   const outline = evidence.outline?.length ? new OutlineIndex(evidence.outline) : undefined;
   const tagsHeadings = blocks.some((b) => isTaggedHeading(b.tag));
   const largestTagged = Math.max(0, ...blocks.filter((b) => isTaggedHeading(b.tag)).map((b) => b.size));
+  // Titles that the document repeats with "—Continued" over a table's next page are the titles of
+  // tables, not of sections: neither the first nor the repeat is a heading.
+  const tableTitles = new Set(blocks.flatMap((b) => (b.kind === "text" && !b.long && continuedTitle(b.firstLine) !== undefined ? [continuedTitle(b.looks.text)!] : [])));
   const candidates: Candidate[] = [];
   blocks.forEach((block, k) => {
     if (block.kind !== "text") return;
@@ -166,6 +169,7 @@ export function findHeadings(pages: readonly LaidOutText[], evidence: HeadingEvi
     }
     const source = headingSource(blocks, k, body, pageBodies[block.page]!);
     if (!source || guardHeading(looks, source)) return;
+    if (continuedTitle(looks.text) !== undefined || tableTitles.has(looks.text)) return;
     candidates.push({ ...at, ...numbered(looks.text) });
   });
   return assignLevels(candidates);

@@ -28,8 +28,12 @@ export type HeadingSource = "tag" | "outline" | "size" | "style";
  * Spanish, German, Italian, Dutch). A capitalised one ends a name ("Debarghya Das").
  */
 const FUNCTION_WORD_END = /\s(?:the|a|an|of|to|in|and|or|for|with|by|on|at|from|as|that|which|is|are|was|de|la|le|les|el|los|las|des|du|et|y|o|en|del|por|para|con|que|der|die|das|den|dem|und|oder|mit|von|zu|im|für|auf|il|di|e|het|een)$/u;
-/** Mathematical operators and relations: a line that holds one is a formula, however large its type. */
-const FORMULA = /[=<>≤≥∑∏∫√±×÷∂∇∞≈≠∈∉⊂⊃∪∩→←⇒⇔∀∃]/u;
+/**
+ * Mathematical operators and relations, and private-use characters (a math font's glyphs that
+ * map to no Unicode: the Bitcoin paper's "q / p if p ≤ q" comes out as "q / p if pq"): a line
+ * that holds one is a formula, however large its type.
+ */
+const FORMULA = /[=<>≤≥∑∏∫√±×÷∂∇∞≈≠∈∉⊂⊃∪∩→←⇒⇔∀∃\uE000-\uF8FF]/u;
 /**
  * A caption's opening: "Figure 3", "Fig. 3:", "Table 2.1", "Abbildung 4", "Tableau 1 :", "Carte 1",
  * "Gráfico 2" — the word, a number (digits, a roman numeral or a capital letter, case-sensitive:
@@ -46,8 +50,14 @@ const PRICE_END = /(?:[$€£¥]\s?\d[\d.,]*|\d[\d.,]*\s?[$€£¥])$/u;
  * an announcement or a pull quote (a title that long is set in bold or capitals: a decree's).
  */
 const MAX_PLAIN_LARGE_WORDS = 20;
-/** A date and little else ("20 décembre 2022", "October 31, 2018", "Dec 2014 | Ithaca, NY"). */
-const MAX_DATE_WORDS = 6;
+/**
+ * A date: a day, a month and a year in either order, a month and a year, or an ISO date ("20 décembre
+ * 2022", "October 31, 2018", "Dec 2014", "2026-03-01").
+ */
+const MONTH_NAMES = MONTH.source.slice(MONTH.source.indexOf("(?:"), MONTH.source.lastIndexOf(")") + 1);
+const DATE = new RegExp(String.raw`\b(?:\d{1,2}\.?\s+(?:de\s+)?${MONTH_NAMES}\.?\s+(?:de\s+)?\d{4}|${MONTH_NAMES}\.?\s+(?:\d{1,2},?\s+)?\d{4}|\d{4}-\d{2}-\d{2})\b`, "iu");
+/** Words besides the date a date line holds at most: "Due Date: Jun 3, 2013", "Dec 2014 | Ithaca, NY". */
+const MAX_WORDS_BESIDE_DATE = 3;
 
 /** Why the paragraph is no heading, or undefined when nothing says so. */
 export function guardHeading(looks: HeadingLooks, source: HeadingSource): string | undefined {
@@ -59,8 +69,9 @@ export function guardHeading(looks: HeadingLooks, source: HeadingSource): string
   if (source === "outline") return undefined;
   const inked = text.replace(/\s/gu, "").length;
   if (letters < 0.5 * inked) return "mostly figures or symbols";
-  if (FORMULA.test(text)) return "a formula";
-  if (MONTH.test(text) && /\b\d{4}\b/u.test(text) && looks.words <= MAX_DATE_WORDS) return "a date";
+  if (FORMULA.test(text) || singleLetterWords(text)) return "a formula";
+  const date = DATE.exec(text);
+  if (date && headingWords(text.replace(date[0], " ")) <= MAX_WORDS_BESIDE_DATE) return "a date";
   if (/^[\p{Ll}]/u.test(text.replace(/^[\d.()\s]+/u, ""))) return "starts in lower case: a sentence going on";
   if (/[,;\-–]$/u.test(text) || FUNCTION_WORD_END.test(text)) return "ends where a sentence goes on";
   if (/[:：]$/u.test(text) && !looks.caps) return "a label leading into what follows";
@@ -85,8 +96,8 @@ export function headingWords(text: string): number {
   return latin + Math.ceil(cjk / 2);
 }
 
-/** Words of section titles that a byline never holds. */
-const SECTION_WORDS = /\b(?:abstract|summary|introduction|overview|background|contents|preface|foreword|acknowledg\w*|references|appendix|chapter|part|section|conclusions?|results|discussion|methods?|related|work|notes?)\b/iu;
+/** Words of section titles and of the names of documents, which a byline of people's names never holds. */
+const SECTION_WORDS = /\b(?:abstract|summary|introduction|overview|background|contents|preface|foreword|acknowledg\w*|references|appendix|chapter|part|section|conclusions?|results|discussion|methods?|related|work|notes?|report|review|guide|manual|handbook|proposal|plan|policy|statement|agreement|contract|notice|minutes|agenda|newsletter|bulletin|quarterly|annual|budget|accounts|invoice|schedule|terms|conditions)\b/iu;
 
 /**
  * Names as a byline prints them: two to four capitalised words each (initials, particles such as
@@ -112,4 +123,18 @@ export function isContactLine(text: string): boolean {
  */
 export function isAddressLine(text: string): boolean {
   return /^\d{1,5}[a-z]?,?\s+(?:rue|avenue|av\.|bd|boulevard|chemin|place|calle|avda\.|via|viale|\p{Lu}[\p{L}'’-]+\s+(?:street|st\.?|road|rd\.?|avenue|ave\.?|drive|dr\.?|lane|way|court|place|straße|strasse|weg|gasse|platz|allee|laan|straat))\b|\b\d{5}\s+\p{Lu}\p{Ll}+|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b/u.test(text);
+}
+
+/** Three words or more, at least half of them single letters: variables ("q / p if p q"), not a title. */
+function singleLetterWords(text: string): boolean {
+  const words = text.split(/[\s/()[\],;:+*-]+/u).filter((w) => /\p{L}/u.test(w));
+  return words.length >= 3 && words.filter((w) => /^\p{L}$/u.test(w)).length * 2 >= words.length;
+}
+
+/** A table title repeated over the rest of its table on the next page: "ESTIMATED COSTS—Continued", "Table 3 (continued)". */
+const CONTINUED = /\s*(?:[—–-]\s*|\(\s*)(?:continued|cont\.|cont'd|suite|fortsetzung|continuación|continua)\)?\s*$/iu;
+
+/** The title without a "—Continued" suffix, when it has one; undefined otherwise. */
+export function continuedTitle(text: string): string | undefined {
+  return CONTINUED.test(text) ? text.replace(CONTINUED, "").trim() : undefined;
 }

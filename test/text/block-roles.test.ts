@@ -89,6 +89,14 @@ describe("headings: which paragraphs, and at what level", () => {
     expect(roles(pages)).toEqual([["H1", "H2", "-", "H1", "H2", "H3", "-", "H2", "H3", "-"]]);
   });
 
+  it("takes a title the document repeats with '—Continued' over a table's next page for a table's title, first and repeat", () => {
+    const pages = [page(1, body(), { lines: ["ESTIMATED COSTS"], size: 12 }, { lines: ["Action Labor cost Parts cost"] }, body()), page(2, { lines: ["ESTIMATED COSTS—Continued"], size: 12 }, body())];
+    expect(roles(pages)).toEqual([
+      ["-", "-", "-", "-"],
+      ["-", "-"],
+    ]);
+  });
+
   it("takes the next number of a list for an item, not a section", () => {
     const pages = [page(1, body(), "1. Frangitur gaudia mihi eo", "2. Recens diffudit ille tantum", body())];
     expect(roles(pages)).toEqual([["-", "LI1", "LI1", "-"]]);
@@ -130,6 +138,8 @@ describe("heading guards", () => {
     ["∑ k=0", "no words"],
     ["(0.21) – 3.99 ab", "mostly figures or symbols"],
     ["q / p if p ≤ q", "a formula"],
+    ["\uE09Eq / p\uE09F if p\uE085q", "a formula"],
+    ["q / p if p q", "a formula"],
     ["and the proof-of-work chain", "starts in lower case: a sentence going on"],
     ["Nodes always consider the longest chain to be the", "ends where a sentence goes on"],
     ["Between:", "a label leading into what follows"],
