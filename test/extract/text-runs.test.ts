@@ -43,6 +43,15 @@ describe("text runs", () => {
     expect(ocr.body.some((r) => r.monospace)).toBe(false);
   });
 
+  it("never takes Chinese or Japanese text in a fixed-pitch font for code: its full-width cells agree whatever the font", () => {
+    const mono = { f1: { fontFamily: "monospace" } };
+    // One em a character, line after line: the cell test alone would call this a listing.
+    const cjk = orientRuns([item("東京都港区の事務所", [10, 0, 0, 10, 0, 0], 90), item("京都の市場", [10, 0, 0, 10, 0, -12], 50)], mono);
+    expect(cjk.body.map((r) => r.monospace ?? false)).toEqual([false, false]);
+    const latin = orientRuns([item("const x = 1", [10, 0, 0, 10, 0, 0], 110), item("y = 2", [10, 0, 0, 10, 0, -12], 50)], mono);
+    expect(latin.body.map((r) => r.monospace ?? false)).toEqual([true, true]);
+  });
+
   it("does not take a proportional font that declares a fixed pitch for monospaced, from its lines' few percent of difference", () => {
     const mono = { f1: { fontFamily: "monospace" } };
     // Two lines of prose: 0.443 and 0.423 em a character on average (4.6 % apart).

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Line, PageRecord, Paragraph } from "../../src/core/records.js";
 import { documentView, pageMarkdown } from "../../src/text/document-view.js";
 import { escapeBlockStart, escapeInline, renderPageMarkdown } from "../../src/text/markdown.js";
-import { renderPageText } from "../../src/text/page-text.js";
+import { pageRecord } from "../helpers/page-record.js";
 import { tableHasHeader } from "../../src/text/table-header.js";
 
 const line = (text: string, { x = 72, size = 10, bold = false, monospace = false } = {}): Line => ({
@@ -97,25 +97,7 @@ describe("Markdown view", () => {
 });
 
 describe("document views", () => {
-  const page = (number: number, spec: ReturnType<typeof laid>, extra: Partial<PageRecord> = {}): PageRecord =>
-    ({
-      type: "page",
-      documentId: "d",
-      uri: "u",
-      number,
-      width: 612,
-      height: 792,
-      rotation: 0,
-      ...spec,
-      text: renderPageText(spec.lines, spec.paragraphs, "reflow"),
-      mode: "reflow",
-      empty: false,
-      orderSource: "geometry",
-      orderReason: "",
-      untaggedGlyphs: 0,
-      columns: 1,
-      ...extra,
-    }) as PageRecord;
+  const page = (number: number, spec: ReturnType<typeof laid>, extra: Partial<PageRecord> = {}): PageRecord => pageRecord(spec.lines, spec.paragraphs, { number, ...extra });
 
   it("joins pages as the plain text does: a blank line, or a space where a paragraph runs on; blocks and page spans located in the view", () => {
     const pages = [page(1, laid({ kind: "text", role: "H1", lines: [line("Report")] }, text("The quay was")), { continues: true }), page(2, laid(text("closed in March.")))];

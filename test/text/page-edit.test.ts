@@ -1,28 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Line, PageRecord, Paragraph } from "../../src/core/records.js";
 import { withoutLines } from "../../src/text/page-edit.js";
-import { renderPageText } from "../../src/text/page-text.js";
+import { pageRecord } from "../helpers/page-record.js";
 
 function page(texts: string[], paragraphs: Paragraph[]): PageRecord {
   const lines: Line[] = texts.map((text, i) => ({ text, x: 100, y: 700 - 12 * i, width: 300, fontSize: 10, runs: [] }));
-  return {
-    type: "page",
-    documentId: "d",
-    uri: "file:///d.pdf",
-    number: 1,
-    width: 612,
-    height: 792,
-    rotation: 0,
-    lines,
-    paragraphs,
-    text: renderPageText(lines, paragraphs, "reflow"),
-    mode: "reflow",
-    empty: false,
-    orderSource: "geometry",
-    orderReason: "",
-    untaggedGlyphs: 0,
-    columns: 1,
-  };
+  return pageRecord(lines, paragraphs);
 }
 
 describe("page edits", () => {
