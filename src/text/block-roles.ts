@@ -48,6 +48,31 @@ export function withBlockRoles<T extends LaidOutText>(pages: readonly T[], evide
   });
 }
 
+/**
+ * The pages with their heading levels numbered from 1 without gaps again, as they were decided:
+ * for a stage that took some headings away (a running header read as one, then stripped as
+ * furniture), so that no level stands empty between a section and its subsections.
+ */
+export function withHeadingLevelsClosed<T extends { paragraphs: readonly Paragraph[] }>(pages: readonly T[]): T[] {
+  const used = new Set<number>();
+  for (const page of pages) for (const p of page.paragraphs) if (headingLevel(p.role) !== undefined) used.add(headingLevel(p.role)!);
+  const levels = [...used].sort((a, b) => a - b);
+  if (levels.every((level, i) => level === i + 1)) return [...pages];
+  return pages.map((page) => {
+    if (!page.paragraphs.some((p) => headingLevel(p.role) !== undefined)) return page;
+    const paragraphs = page.paragraphs.map((p) => {
+      const level = headingLevel(p.role);
+      return level === undefined ? p : { ...p, role: `H${levels.indexOf(level) + 1}` as BlockRole };
+    });
+    return { ...page, paragraphs };
+  });
+}
+
+function headingLevel(role: BlockRole | undefined): number | undefined {
+  const level = /^H([1-6])$/u.exec(role ?? "");
+  return level ? Number(level[1]) : undefined;
+}
+
 function roleOf(paragraph: Paragraph, lines: readonly Line[], level: number | undefined, footnotesBelow: number): BlockRole | undefined {
   if (lines.length === 0) return undefined;
   if (paragraph.kind === "table") return "Table";

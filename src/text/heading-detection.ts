@@ -12,9 +12,11 @@
  * - what stands around it: a heading is followed by what it heads (text, a list, a table, or a
  *   heading under it), and does not carry on a sentence the paragraph before left open;
  * - and guards against what looks like a heading but is not (heading-guards.ts).
- * Levels: headings are grouped by their looks (size, bold, capitals), the groups ranked from the
- * most prominent down, and within a group numbered headings nest by the depth of their numbers;
- * outline depths and tag levels, where there are any, go before.
+ * Levels: headings are grouped by their looks (size, bold, capitals, typeface, centred), the
+ * groups ranked from the most prominent down (as prominent: in the order the document first uses
+ * them), and within a group numbered headings nest by the depth of their numbers; a decimal
+ * number under one found before nests under it whatever its looks; outline depths and tag
+ * levels, where there are any, go before.
  */
 import type { Line, Paragraph } from "../core/records.js";
 import { continuedTitle, guardHeading, headingWords, isAddressLine, isByline, isContactLine, type HeadingLooks, type HeadingSource } from "./heading-guards.js";
@@ -62,6 +64,8 @@ const MAX_STYLE_WORDS = 12;
 const SMALL_CAPS_HEADING_RATIO = 0.85;
 /** Characters a page needs for its own body size to count (a cover or a title page has fewer). */
 const MIN_PAGE_BODY_CHARS = 300;
+/** A centred line stands this many ems clear of both edges of the page's text: a line that fills the measure is centred by any count. */
+const CENTRED_MARGIN_EMS = 0.5;
 /** Heading sizes within 2 % of each other are one size (producers round sizes differently). */
 const SAME_SIZE_RATIO = 1.02;
 /**
@@ -101,10 +105,11 @@ class Block {
     readonly kind: Paragraph["kind"],
     readonly tag: string | undefined,
     readonly lines: readonly Line[],
+    private readonly frame: TextFrame,
   ) {}
 
   get looks(): HeadingLooks {
-    return (this.seen ??= looksOf(this.lines));
+    return (this.seen ??= looksOf(this.lines, this.frame));
   }
 
   /** The smallest font size of its lines. */
@@ -188,11 +193,12 @@ function isTaggedHeading(tag: string | undefined): boolean {
 function documentBlocks(pages: readonly LaidOutText[]): Block[] {
   const blocks: Block[] = [];
   pages.forEach((page, p) => {
+    const frame = textFrame(page.lines);
     page.paragraphs.forEach((paragraph, i) => {
       const lines = page.lines.slice(paragraph.start, paragraph.end);
       if (lines.length === 0) return;
       const tag = paragraph.tag ?? sharedLineRole(lines);
-      blocks.push(new Block(p, i, paragraph.kind, tag, lines));
+      blocks.push(new Block(p, i, paragraph.kind, tag, lines, frame));
     });
   });
   return blocks;
@@ -258,7 +264,7 @@ function pageBodySize(page: LaidOutText, documentBody: number): number {
   return Math.max(size, documentBody);
 }
 
-function looksOf(lines: readonly Line[]): HeadingLooks {
+function looksOf(lines: readonly Line[], frame: TextFrame): HeadingLooks {
   const text = reflowLines(lines);
   return {
     text,
@@ -267,8 +273,54 @@ function looksOf(lines: readonly Line[]): HeadingLooks {
     bold: lines.every(isBoldLine),
     caps: isCapitals(text),
     monospace: lines.every((l) => l.runs.length > 0 && l.runs.every((r) => r.monospace)),
+    font: mainFont(lines),
+    centred: lines.every((l) => isCentred(l, frame)),
     words: headingWords(text),
   };
+}
+
+/**
+ * Where a page's text runs across it (from its leftmost line's start to its rightmost line's end),
+ * and where its lines that are not centred start.
+ */
+interface TextFrame {
+  left: number;
+  right: number;
+  flushStarts: number[];
+}
+
+function textFrame(lines: readonly Line[]): TextFrame {
+  let [left, right] = [Infinity, -Infinity];
+  for (const l of lines) [left, right] = [Math.min(left, l.x), Math.max(right, l.x + l.width)];
+  const frame = { left, right, flushStarts: [] as number[] };
+  for (const l of lines) if (!centredOnFrame(l, frame)) frame.flushStarts.push(l.x);
+  return frame;
+}
+
+/**
+ * A heading line centred on the page's text: its middle within an em of the text's, clear of
+ * either edge, and starting where no other text does. A column of a page is flush left whatever its
+ * place: the middle column of three sits in the page's middle, but its text starts where its
+ * headings do.
+ */
+function isCentred(line: Line, frame: TextFrame): boolean {
+  return centredOnFrame(line, frame) && !frame.flushStarts.some((x) => Math.abs(x - line.x) <= line.fontSize / 4);
+}
+
+function centredOnFrame(line: Line, frame: Omit<TextFrame, "flushStarts">): boolean {
+  const em = line.fontSize;
+  const centre = (frame.left + frame.right) / 2;
+  return line.x - frame.left >= CENTRED_MARGIN_EMS * em && frame.right - (line.x + line.width) >= CENTRED_MARGIN_EMS * em && Math.abs(line.x + line.width / 2 - centre) <= em;
+}
+
+/** The font that sets most of the lines' characters (a section number may be set in another). */
+function mainFont(lines: readonly Line[]): string {
+  const chars = new Map<string, number>();
+  for (const l of lines) for (const r of l.runs) chars.set(r.fontName, (chars.get(r.fontName) ?? 0) + r.text.length);
+  let font = "";
+  let most = 0;
+  for (const [f, n] of chars) if (n > most) [font, most] = [f, n];
+  return font;
 }
 
 
@@ -370,17 +422,22 @@ function ordinal(label: string): number | undefined {
  */
 function assignLevels(candidates: readonly Candidate[]): FoundHeading[] {
   if (candidates.length === 0) return [];
-  const groups: { size: number; bold: boolean; caps: boolean; members: Candidate[] }[] = [];
+  const groups: { size: number; bold: boolean; caps: boolean; font: string; centred: boolean; members: Candidate[] }[] = [];
   for (const c of candidates) {
-    const { size, bold, caps } = c.looks;
-    const group = groups.find((g) => g.bold === bold && g.caps === caps && Math.max(g.size, size) <= SAME_SIZE_RATIO * Math.min(g.size, size));
+    const { size, bold, caps, font, centred } = c.looks;
+    const group = groups.find((g) => g.bold === bold && g.caps === caps && g.font === font && g.centred === centred && Math.max(g.size, size) <= SAME_SIZE_RATIO * Math.min(g.size, size));
     if (group) group.members.push(c);
-    else groups.push({ size, bold, caps, members: [c] });
+    else groups.push({ size, bold, caps, font, centred, members: [c] });
   }
+  // Groups as prominent as each other (one size and weight, another typeface) rank in the order
+  // the document first uses them: a title before its sections, a section before its subsections.
   groups.sort((a, b) => prominence(b) - prominence(a));
+  // How much deeper a numbered heading is than the shallowest of its group numbered the same way
+  // (an appendix's keyword ranks with the keywords, not with "1." and "1.1").
   const depthOffset = (group: (typeof groups)[number], c: Candidate) => {
-    const depths = group.members.flatMap((m) => (m.number ? [m.number.depth] : []));
-    return c.number && depths.length ? c.number.depth - Math.min(...depths) : 0;
+    if (!c.number) return 0;
+    const depths = group.members.flatMap((m) => (m.number?.scheme === c.number!.scheme ? [m.number.depth] : []));
+    return c.number.depth - Math.min(...depths);
   };
   const value = new Map<Candidate, number>();
   const fixedLevels = groups.map((g) => g.members.flatMap((m) => (m.fixed ? [m.fixed.level - depthOffset(g, m)] : [])));
@@ -403,10 +460,37 @@ function assignLevels(candidates: readonly Candidate[]): FoundHeading[] {
     });
     groups.forEach((g, k) => g.members.forEach((m) => value.set(m, m.fixed ? m.fixed.level : base[k]! + depthOffset(g, m))));
   }
-  const used = [...new Set(value.values())].sort((a, b) => a - b);
-  const levels = new Map(candidates.map((c) => [c, used.indexOf(value.get(c)!) + 1]));
+  const levels = withoutGaps(value);
+  nestByNumbers(candidates, levels);
   nestByKeywords(candidates, levels);
   return candidates.map((c) => ({ page: c.page, paragraph: c.paragraph, level: Math.min(6, levels.get(c)!) }));
+}
+
+/** Levels numbered from 1 without gaps, in the order of the values. */
+function withoutGaps<T>(value: ReadonlyMap<T, number>): Map<T, number> {
+  const used = [...new Set(value.values())].sort((a, b) => a - b);
+  return new Map([...value].map(([c, v]) => [c, used.indexOf(v) + 1]));
+}
+
+/**
+ * A heading numbered under one found before it ("4.2.1" under "4.2") is one level below it,
+ * whatever it looks like: a document may set some subsections in another type than their
+ * siblings' (RFC 959's mixed-case "4.2.1 Reply Codes" among subsections in capitals). Levels
+ * stay numbered without gaps.
+ */
+function nestByNumbers(candidates: readonly Candidate[], levels: Map<Candidate, number>): void {
+  const found = new Map<string, Candidate>();
+  let moved = false;
+  for (const c of candidates) {
+    if (c.number?.scheme !== "decimal") continue;
+    const parent = found.get(c.number.label.split(".").slice(0, -1).join("."));
+    if (parent && !c.fixed && levels.get(c) !== levels.get(parent)! + 1) {
+      levels.set(c, levels.get(parent)! + 1);
+      moved = true;
+    }
+    found.set(c.number.label, c);
+  }
+  if (moved) for (const [c, level] of withoutGaps(levels)) levels.set(c, level);
 }
 
 /**

@@ -16,6 +16,10 @@ export interface HeadingLooks {
   /** Set in capitals (three letters or more, none lower case). */
   caps: boolean;
   monospace: boolean;
+  /** The font most of its characters are set in (its name in the records). */
+  font: string;
+  /** Every line centred on the page's text, clear of both its edges. */
+  centred: boolean;
   /** Words, a pair of CJK characters counting as one. */
   words: number;
 }

@@ -1,3 +1,4 @@
+import { from, lastValueFrom, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { rerender } from "../../src/text/page-edit.js";
 import type { Line, PageRecord } from "../../src/core/records.js";
@@ -161,5 +162,27 @@ describe("running titles", () => {
     const chunks = chunkDocument({ documentId: "d", uri: "u", pages: okPages(result) }, { maxTokens: 64, overlapTokens: 0, minTokens: 0 }, await loadTokenizer("cl100k_base"), "markdown");
     expect(chunks.length).toBeGreaterThan(1);
     for (const c of chunks) expect(c.runningTitles).toEqual(["HARBOUR BOARD ANNUAL REPORT 2025"]);
+  });
+});
+
+describe("headings after the furniture is gone", () => {
+  it("leaves no heading level empty where a running header had been read as a heading", async () => {
+    // Heading detection read each page's running header ("2 Ruth Dgani": a number, in the body's
+    // size) as a heading between the sections (H2) and their subsections (H4).
+    const header = (n: number) => line(`${n} Ruth Dgani`, 760, 10);
+    const doc = [1, 2, 3].map((n) => {
+      const lines = [header(n), line(["Planetary Nebulae", "Numerical Models", "Magnetic Fields"][n - 1]!, 700, 14), line(["Why it matters", "The adiabatic model", "General features"][n - 1]!, 680, 11), ...Array.from({ length: 40 }, (_, i) => line(`body line ${i} of page ${n} with ordinary words`, 660 - 12 * i))];
+      const paragraphs = [{ start: 0, end: 1, kind: "text" as const, role: "H3" as const }, { start: 1, end: 2, kind: "text" as const, role: (n === 1 ? "H1" : "H2") as "H1" | "H2" }, { start: 2, end: 3, kind: "text" as const, role: "H4" as const }, { start: 3, end: lines.length, kind: "text" as const }];
+      return rerender({ ...page(n, []), lines, paragraphs });
+    });
+    const spec = (await import("../../src/stages/strip-furniture/stage.js")).default;
+    const stage = await spec.create(spec.options.parse({}), { baseDir: ".", warn: () => {} });
+    const out = (await lastValueFrom(stage.apply(from(doc), { input: {} as never, limits: { maxPages: Infinity }, warnings: [] }).pipe(toArray()))) as PageRecord[];
+    expect(out.map((p) => p.furniture?.header)).toEqual([["1 Ruth Dgani"], ["2 Ruth Dgani"], ["3 Ruth Dgani"]]);
+    expect(out.map((p) => p.paragraphs.map((q) => q.role ?? "-"))).toEqual([
+      ["H1", "H3", "-"],
+      ["H2", "H3", "-"],
+      ["H2", "H3", "-"],
+    ]);
   });
 });

@@ -10,16 +10,16 @@ interface LineSpec {
   bold?: boolean;
   x?: number;
   tag?: string;
+  font?: string;
+  /** Centred on the body's lines (BODY at x 72). */
+  centred?: boolean;
 }
 
-const line = (text: string, { size = 10, bold = false, x = 72 }: LineSpec = {}): Line => ({
-  text,
-  x,
-  y: 700,
-  width: text.length * size * 0.5,
-  fontSize: size,
-  runs: [{ text, x, y: 700, width: text.length * size * 0.5, fontSize: size, fontName: "f1", ...(bold ? { bold: true } : {}) }],
-});
+const line = (text: string, { size = 10, bold = false, x: left = 72, font = "f1", centred = false }: LineSpec = {}): Line => {
+  const width = text.length * size * 0.5;
+  const x = centred ? 72 + (BODY.length * 5 - width) / 2 : left;
+  return { text, x, y: 700, width, fontSize: size, runs: [{ text, x, y: 700, width, fontSize: size, fontName: font, ...(bold ? { bold: true } : {}) }] };
+};
 
 interface ParaSpec extends LineSpec {
   lines: string[];
@@ -69,6 +69,41 @@ describe("headings: which paragraphs, and at what level", () => {
   it("ranks bold capitals above larger bold type: 11 pt TITLE I over 13 pt and 12 pt bold sections", () => {
     const pages = [page(1, { lines: ["TITLE I: TREATY IMPLEMENTATION"], size: 11, bold: true, x: 72 }, body(), { lines: ["Technical Amendments"], size: 13, bold: true }, body(), { lines: ["National Eligibility"], size: 12, bold: true }, body())];
     expect(roles(pages.map((p) => ({ ...p, lines: p.lines.map((l) => (l.fontSize === 10 ? { ...l, fontSize: 12, runs: l.runs.map((r) => ({ ...r, fontSize: 12 })) } : l)) })))).toEqual([["H1", "-", "H2", "-", "H3", "-"]]);
+  });
+
+  it("ranks a centred title above flush-left sections set like it: the document's title, then its sections", () => {
+    const heading = (text: string, centred = false): ParaSpec => ({ lines: [text], size: 14, bold: true, centred });
+    const pages = [page(1, heading("Estuary Water Quality Report", true), body(), heading("Summary"), body()), page(2, heading("Sampling sites"), body())];
+    expect(roles(pages)).toEqual([["H1", "-", "H2", "-"], ["H2", "-"]]);
+  });
+
+  it("takes no heading in a middle column for centred: its text starts where it does", () => {
+    // Three columns; the middle one's heading sits in the middle of the page's text.
+    const column = (x: number, text = "Growth in the second half"): ParaSpec[] => [{ lines: [text], bold: true, x }, { lines: [...Array(3).fill("words of a column of text"), "and its end"], x }];
+    const middle = 72 + (BODY.length * 5) / 2 - 62.5;
+    const pages = [page(1, ...column(72, "A successful year overall"), ...column(middle), ...column(72 + BODY.length * 5 - 125, "Upside in valuation"))];
+    expect(roles(pages)).toEqual([["H1", "-", "H1", "-", "H1", "-"]]);
+  });
+
+  it("ranks headings of one size and weight in another typeface by the order the document first uses each: sections, then subsections", () => {
+    const pages = [
+      page(1, { lines: ["Airworthiness Directives"], bold: true, size: 12, font: "f2" }, body(), { lines: ["Examining the AD Docket"], bold: true, size: 12 }, body()),
+      page(2, { lines: ["Background"], bold: true, size: 12 }, body(), { lines: ["Costs of Compliance"], bold: true, size: 12 }, body()),
+    ];
+    expect(roles(pages)).toEqual([["H1", "-", "H2", "-"], ["H2", "-", "H2", "-"]]);
+  });
+
+  it("puts a heading numbered under another one level below it, whatever its looks ('4.2.1 Reply Codes' under '4.2 FTP REPLIES')", () => {
+    const pages = [
+      page(1, { lines: ["4. FILE TRANSFER FUNCTIONS"], bold: true }, body(), { lines: ["4.1. FTP COMMANDS"], bold: true }, body(), { lines: ["4.1.1. ACCESS CONTROL"], bold: true }, body()),
+      page(2, { lines: ["4.2. FTP REPLIES"], bold: true }, body(), { lines: ["4.2.1 Reply Codes by Function Groups"], bold: true }, body(), { lines: ["5. DECLARATIVE SPECIFICATIONS"], bold: true }, body()),
+    ];
+    expect(roles(pages)).toEqual([["H1", "-", "H2", "-", "H3", "-"], ["H2", "-", "H3", "-", "H1", "-"]]);
+  });
+
+  it("nests numbers only with numbers written the same way: an appendix stands with the sections of its looks, not under them", () => {
+    const pages = [page(1, { lines: ["1. INTRODUCTION"], bold: true }, body(), { lines: ["1.1. HISTORY"], bold: true }, body(), { lines: ["APPENDIX I - PAGE STRUCTURE"], bold: true }, body())];
+    expect(roles(pages)).toEqual([["H1", "-", "H2", "-", "H1", "-"]]);
   });
 
   it("keeps a tagged document's heading levels, and takes no tagged paragraph for a heading however large, unless it is larger than every tagged heading", () => {

@@ -19,6 +19,15 @@ function baseName(name: string): string {
   return name.replace(/^[A-Z]{6}\+/u, "");
 }
 
+/**
+ * The typeface a font's name says, for telling one font from another: the name without its subset
+ * tag. A Type3 font without a name of its own (pdf.js calls it "Type3") says nothing.
+ */
+export function typefaceName(name: string | undefined): string | undefined {
+  const base = name ? baseName(name) : "";
+  return base === "" || base === "Type3" ? undefined : base;
+}
+
 const BOLD_WORDS = /bold|black|heavy|(?:semi|demi|extra|ultra)b|[-,_ ]Medi(?:Ital)?$|[-_ ]W[6-9]$/iu;
 const TEX_BOLD = /^(?:CMBX|CMB\d|CMSSBX|CMTTB|SFBX|SFSX|SFBI|ECBX|ECSX|TCBX|EUB)/u;
 

@@ -219,7 +219,7 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions,
     const tagged = layout.readingOrder !== "geometry" && items.some((it) => "id" in it && it.id);
     const tree = tagged ? ((await page.getStructTree().catch(() => null)) as StructTreeNode | null) : null;
     const lines = layoutLines(items, content.styles as PdfFontStyles, tree, layout, { width: viewport.width, height: viewport.height }, fonts.cells);
-    renameFonts(lines.sections, fonts.names);
+    renameFonts(lines.sections, fonts.names, content.styles as PdfFontStyles);
     const probe = lines.chars < SPARSE_PAGE_CHARS || lines.ocrSuspect ? await probePage(page).catch(() => undefined) : undefined;
     return { lines, width: viewport.width, height: viewport.height, rotation: page.rotate, ...(probe ? { probe } : {}) };
   } finally {

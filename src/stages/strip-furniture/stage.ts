@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withHeadingLevelsClosed } from "../../text/block-roles.js";
 import { withoutLines } from "../../text/page-edit.js";
 import { defineStage } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
@@ -49,14 +50,16 @@ export default defineStage({
         records.pipe(
           wholeDocument((all) => {
             const found = detectFurniture(pagesOf(all), settings);
-            let p = 0;
-            return all.map((record) => {
-              if (record.type !== "page") return record;
-              const { remove, header, footer, pageLabel } = found[p++]!;
+            const pages = pagesOf(all).map((record, p) => {
+              const { remove, header, footer, pageLabel } = found[p]!;
               const page: PageRecord = withoutLines(record, remove);
               const titles = runningTitles([...header, ...footer], pageLabel);
               return { ...page, furniture: { header, footer, ...(titles.length ? { titles } : {}), ...(pageLabel ? { pageLabel } : {}) } };
             });
+            // A running header may have been read as a heading: its level goes with it.
+            const closed = withHeadingLevelsClosed(pages);
+            let p = 0;
+            return all.map((record) => (record.type === "page" ? closed[p++]! : record));
           }),
         ),
     };
