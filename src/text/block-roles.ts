@@ -8,6 +8,7 @@
 import type { BlockRole, Line, Paragraph } from "../core/records.js";
 import { findHeadings, type HeadingEvidence, type LaidOutText } from "./heading-detection.js";
 import { isCaptionText } from "./heading-guards.js";
+import { startsWithListMarker } from "./list-markers.js";
 import { reflowLines } from "./page-text.js";
 
 export type { HeadingEvidence, LaidOutText } from "./heading-detection.js";
@@ -17,8 +18,6 @@ const LIST_TAGS = new Set(["LI", "Lbl", "LBody"]);
 /** Tags of notes. */
 const NOTE_TAGS = new Set(["Note", "FENote"]);
 
-/** A list marker at the start of a paragraph: a bullet, a dash, or a number, letter or roman numeral with a point or bracket, or a key in square brackets. */
-const LIST_MARKER = /^(?:[•◦▪▫■□●○‣⁃∙·*]|[–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]|\[[\p{L}\p{N}+.:-]{1,12}\])\s/iu;
 /** A footnote's mark: a number, or * † ‡ §, before its text. */
 const FOOTNOTE_MARK = /^(?:\d{1,3}|[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+)\s*\S/u;
 /** A footnote is set smaller than the body: ~20 % in most styles (LaTeX 8 pt under 10 pt). */
@@ -55,20 +54,21 @@ export function withBlockRoles<T extends LaidOutText>(pages: readonly T[], evide
  */
 export function withHeadingLevelsClosed<T extends { paragraphs: readonly Paragraph[] }>(pages: readonly T[]): T[] {
   const used = new Set<number>();
-  for (const page of pages) for (const p of page.paragraphs) if (headingLevel(p.role) !== undefined) used.add(headingLevel(p.role)!);
+  for (const page of pages) for (const p of page.paragraphs) if (roleLevel(p.role) !== undefined) used.add(roleLevel(p.role)!);
   const levels = [...used].sort((a, b) => a - b);
   if (levels.every((level, i) => level === i + 1)) return [...pages];
   return pages.map((page) => {
-    if (!page.paragraphs.some((p) => headingLevel(p.role) !== undefined)) return page;
+    if (!page.paragraphs.some((p) => roleLevel(p.role) !== undefined)) return page;
     const paragraphs = page.paragraphs.map((p) => {
-      const level = headingLevel(p.role);
+      const level = roleLevel(p.role);
       return level === undefined ? p : { ...p, role: `H${levels.indexOf(level) + 1}` as BlockRole };
     });
     return { ...page, paragraphs };
   });
 }
 
-function headingLevel(role: BlockRole | undefined): number | undefined {
+/** The heading level of a role (H1…H6), or undefined for any other. */
+export function roleLevel(role: BlockRole | undefined): number | undefined {
   const level = /^H([1-6])$/u.exec(role ?? "");
   return level ? Number(level[1]) : undefined;
 }
@@ -82,7 +82,7 @@ function roleOf(paragraph: Paragraph, lines: readonly Line[], level: number | un
   // Markers and caption numbers open a paragraph: its first line says (with the next, when the
   // first holds nothing but a bullet drawn on a line of its own).
   const first = lines.length > 1 && lines[0]!.text.trim().length <= 3 ? reflowLines(lines.slice(0, 2)) : lines[0]!.text.trimStart();
-  if ((tag && LIST_TAGS.has(tag)) || LIST_MARKER.test(first)) return "LI";
+  if ((tag && LIST_TAGS.has(tag)) || startsWithListMarker(first)) return "LI";
   if (tag === "Caption" || isCaptionText(first)) return "Caption";
   if ((tag && NOTE_TAGS.has(tag)) || (lines[0]!.y < footnotesBelow && FOOTNOTE_MARK.test(first))) return "Footnote";
   return undefined;

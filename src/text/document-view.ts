@@ -45,13 +45,14 @@ export function documentView(pages: readonly ViewPage[], format: TextFormat): Do
     return { format, text: doc.text, pages: doc.pages, blocks: plainBlocks(pages, doc) };
   }
   const rendered = new Map(pages.map((page) => [page.number, pageMarkdown(page)]));
+  const continuing = new Set(pages.flatMap((page) => (page.continues ? [page.number] : [])));
   const doc = documentText(pages.map((page) => ({ number: page.number, text: rendered.get(page.number)!.text, continues: page.continues })));
   const blocks: Block[] = [];
   for (const span of doc.pages) {
     const page = rendered.get(span.number)!;
     for (const block of page.blocks) blocks.push({ ...block, start: span.start + block.start, end: span.start + block.end, page: span.number });
     const last = blocks[blocks.length - 1];
-    if (last && pages.find((p) => p.number === span.number)?.continues) last.continues = true;
+    if (last && continuing.has(span.number)) last.continues = true;
   }
   return { format, text: doc.text, pages: doc.pages, blocks };
 }

@@ -19,11 +19,12 @@
  * levels, where there are any, go before.
  */
 import type { Line, Paragraph } from "../core/records.js";
-import { continuedTitle, guardHeading, headingWords, isAddressLine, isByline, isContactLine, type HeadingLooks, type HeadingSource } from "./heading-guards.js";
+import { continuedTitle, guardHeading, headingWords, isAddressLine, isByline, isContactLine, LEFT_OPEN, type HeadingLooks, type HeadingSource } from "./heading-guards.js";
+import { romanValue, startsWithListMarker } from "./list-markers.js";
 import { OutlineIndex, type OutlineEntry } from "./outline.js";
 import { reflowLines } from "./page-text.js";
 import { sectionNumber, type SectionNumber } from "./section-numbers.js";
-import { isBoldLine, isCapitals } from "./text-geometry.js";
+import { bodyFontSize, isBoldLine, isCapitals } from "./text-geometry.js";
 
 /** What headings are decided on: a page's lines and the paragraphs over them, and its number when known. */
 export interface LaidOutText {
@@ -79,8 +80,6 @@ const CAPS_WEIGHT = 1.2;
 const TAGGED_LEVEL = /^H([1-6])$/;
 /** Tags that say what a block is, and that it is no heading (ISO 32000-1 §14.8.4). */
 const NOT_HEADING_TAGS = new Set(["P", "LI", "Lbl", "LBody", "Caption", "TOC", "TOCI", "Note", "FENote", "BibEntry", "Quote", "BlockQuote", "Code", "Formula", "Figure", "Form", "Table", "TR", "TD", "TH", "Artifact"]);
-/** A list marker opening a paragraph: what follows a heading may be a list. */
-const LIST_OPENING = /^(?:[•◦▪▫■□●○‣⁃∙·*–—-]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]|\[[\p{L}\p{N}+.:-]{1,12}\])\s/iu;
 
 interface Candidate {
   page: number;
@@ -218,27 +217,17 @@ interface BodyStyle {
 }
 
 function bodyStyle(pages: readonly LaidOutText[]): BodyStyle {
-  const bySize = new Map<number, number>();
+  const lines = pages.flatMap(textLines);
   let chars = 0;
   let bold = 0;
   let caps = 0;
-  for (const page of pages) {
-    for (const paragraph of page.paragraphs) {
-      if (paragraph.kind !== "text") continue;
-      for (const line of page.lines.slice(paragraph.start, paragraph.end)) {
-        const n = line.text.length;
-        const size = Math.round(line.fontSize * 10) / 10;
-        bySize.set(size, (bySize.get(size) ?? 0) + n);
-        chars += n;
-        if (isBoldLine(line)) bold += n;
-        if (isCapitals(line.text)) caps += n;
-      }
-    }
+  for (const line of lines) {
+    const n = line.text.length;
+    chars += n;
+    if (isBoldLine(line)) bold += n;
+    if (isCapitals(line.text)) caps += n;
   }
-  let size = 0;
-  let most = -1;
-  for (const [s, n] of bySize) if (n > most || (n === most && s < size)) [size, most] = [s, n];
-  return { size, bold: bold > chars / 2, caps: caps > chars / 2 };
+  return { size: bodyFontSize(lines), bold: bold > chars / 2, caps: caps > chars / 2 };
 }
 
 /**
@@ -247,21 +236,15 @@ function bodyStyle(pages: readonly LaidOutText[]): BodyStyle {
  * document's. A page with less text keeps the document's.
  */
 function pageBodySize(page: LaidOutText, documentBody: number): number {
-  const bySize = new Map<number, number>();
+  const lines = textLines(page);
   let chars = 0;
-  for (const paragraph of page.paragraphs) {
-    if (paragraph.kind !== "text") continue;
-    for (const line of page.lines.slice(paragraph.start, paragraph.end)) {
-      const size = Math.round(line.fontSize * 10) / 10;
-      bySize.set(size, (bySize.get(size) ?? 0) + line.text.length);
-      chars += line.text.length;
-    }
-  }
-  if (chars < MIN_PAGE_BODY_CHARS) return documentBody;
-  let size = documentBody;
-  let most = -1;
-  for (const [s, n] of bySize) if (n > most) [size, most] = [s, n];
-  return Math.max(size, documentBody);
+  for (const line of lines) chars += line.text.length;
+  return chars < MIN_PAGE_BODY_CHARS ? documentBody : Math.max(bodyFontSize(lines), documentBody);
+}
+
+/** The lines of a page's running-text paragraphs (not tables, not code). */
+function textLines(page: LaidOutText): Line[] {
+  return page.paragraphs.flatMap((p) => (p.kind === "text" ? page.lines.slice(p.start, p.end) : []));
 }
 
 function looksOf(lines: readonly Line[], frame: TextFrame): HeadingLooks {
@@ -272,7 +255,6 @@ function looksOf(lines: readonly Line[], frame: TextFrame): HeadingLooks {
     size: Math.min(...lines.map((l) => l.fontSize)),
     bold: lines.every(isBoldLine),
     caps: isCapitals(text),
-    monospace: lines.every((l) => l.runs.length > 0 && l.runs.every((r) => r.monospace)),
     font: mainFont(lines),
     centred: lines.every((l) => isCentred(l, frame)),
     words: headingWords(text),
@@ -335,7 +317,7 @@ function headingSource(blocks: readonly Block[], k: number, body: BodyStyle, pag
   const { looks } = blocks[k]!;
   if (looks.lines > MAX_HEADING_LINES || looks.text.length > MAX_HEADING_CHARS) return undefined;
   const previous = blocks[k - 1];
-  if (previous && previous.kind === "text" && LEFT_OPEN.test(previous.lastLine) && !LIST_OPENING.test(previous.firstLine)) return undefined;
+  if (previous && previous.kind === "text" && LEFT_OPEN.test(previous.lastLine) && !startsWithListMarker(previous.firstLine)) return undefined;
   const larger = body.size > 0 && looks.size >= HEADING_SIZE_RATIO * pageBody;
   const bold = looks.bold && !body.bold;
   const caps = looks.caps && !body.caps;
@@ -352,8 +334,6 @@ function headingSource(blocks: readonly Block[], k: number, body: BodyStyle, pag
   return larger ? "size" : "style";
 }
 
-/** A paragraph that stops on a comma, a semicolon or a hyphen leaves its sentence open: what follows goes on with it ("…in Jakarta," + "Indonesia, resulting in…"). */
-const LEFT_OPEN = /[,;\-–]$/u;
 
 /**
  * What the heading at k heads, when it heads anything: the next paragraph (on its page or at the
@@ -367,7 +347,7 @@ function headed(blocks: readonly Block[], k: number, number: SectionNumber | und
   for (let j = k + 1; j <= k + 2 && j < blocks.length; j++) {
     const next = blocks[j]!;
     if (next.kind !== "text") return onlyNumbered ? undefined : "content";
-    if (LIST_OPENING.test(next.firstLine)) return onlyNumbered ? undefined : "content";
+    if (startsWithListMarker(next.firstLine)) return onlyNumbered ? undefined : "content";
     if (number && sameNumbering(next.firstLine, number)) return undefined;
     // Running text under it (more lines than a heading has) is what it heads.
     if (next.long) return "content";
@@ -401,11 +381,7 @@ function sameNumbering(text: string, number: SectionNumber): boolean {
 function ordinal(label: string): number | undefined {
   const last = label.split(/[.\s]+/u).filter(Boolean).pop() ?? "";
   if (/^\d+$/u.test(last)) return Number(last);
-  if (/^[IVXLC]+$/u.test(last)) return [...last].reduce((n, c, i, all) => {
-    const v = ({ I: 1, V: 5, X: 10, L: 50, C: 100 } as Record<string, number>)[c]!;
-    const next = ({ I: 1, V: 5, X: 10, L: 50, C: 100 } as Record<string, number>)[all[i + 1] ?? ""] ?? 0;
-    return n + (v < next ? -v : v);
-  }, 0);
+  if (/^[IVXLC]+$/u.test(last)) return romanValue(last);
   if (/^[A-Za-z]$/u.test(last)) return last.toUpperCase().charCodeAt(0) - 64;
   return undefined;
 }

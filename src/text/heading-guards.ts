@@ -15,7 +15,6 @@ export interface HeadingLooks {
   bold: boolean;
   /** Set in capitals (three letters or more, none lower case). */
   caps: boolean;
-  monospace: boolean;
   /** The font most of its characters are set in (its name in the records). */
   font: string;
   /** Every line centred on the page's text, clear of both its edges. */
@@ -32,6 +31,11 @@ export type HeadingSource = "tag" | "outline" | "size" | "style";
  * Spanish, German, Italian, Dutch). A capitalised one ends a name ("Debarghya Das").
  */
 const FUNCTION_WORD_END = /\s(?:the|a|an|of|to|in|and|or|for|with|by|on|at|from|as|that|which|is|are|was|de|la|le|les|el|los|las|des|du|et|y|o|en|del|por|para|con|que|der|die|das|den|dem|und|oder|mit|von|zu|im|für|auf|il|di|e|het|een)$/u;
+/**
+ * A paragraph that stops on a comma, a semicolon or a hyphen leaves its sentence open: it is no
+ * heading, and what follows it goes on with it ("…in Jakarta," + "Indonesia, resulting in…").
+ */
+export const LEFT_OPEN = /[,;\-–]$/u;
 /**
  * Mathematical operators and relations, and private-use characters (a math font's glyphs that
  * map to no Unicode: the Bitcoin paper's "q / p if p ≤ q" comes out as "q / p if pq"): a line
@@ -77,7 +81,7 @@ export function guardHeading(looks: HeadingLooks, source: HeadingSource): string
   const date = DATE.exec(text);
   if (date && headingWords(text.replace(date[0], " ")) <= MAX_WORDS_BESIDE_DATE) return "a date";
   if (/^[\p{Ll}]/u.test(text.replace(/^[\d.()\s]+/u, ""))) return "starts in lower case: a sentence going on";
-  if (/[,;\-–]$/u.test(text) || FUNCTION_WORD_END.test(text)) return "ends where a sentence goes on";
+  if (LEFT_OPEN.test(text) || FUNCTION_WORD_END.test(text)) return "ends where a sentence goes on";
   if (/[:：]$/u.test(text) && !looks.caps) return "a label leading into what follows";
   if (isContactLine(text)) return "a contact line";
   if ((/[.!?]$/u.test(text) && looks.words > 12) || /[。！？]$/u.test(text)) return "a sentence";
@@ -93,10 +97,12 @@ export function isCaptionText(text: string): boolean {
   return word !== null && CAPTION_NUMBER.test(t.slice(word[0].length));
 }
 
+const CJK_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
 /** Words of a text; Chinese, Japanese and Korean text, written without spaces, counts a word for every two characters. */
 export function headingWords(text: string): number {
-  const cjk = (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu) ?? []).length;
-  const latin = text.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu, " ").split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  const cjk = (text.match(CJK_CHARACTER) ?? []).length;
+  const latin = text.replace(CJK_CHARACTER, " ").split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
   return latin + Math.ceil(cjk / 2);
 }
 

@@ -15,7 +15,9 @@
  * Paragraphs are separated by one blank line, the items of a list set tight by a line break.
  * Nothing is invented: no emphasis, no links, no marker the page does not print.
  */
-import type { BlockRole, Line, Paragraph, TextMode } from "../core/records.js";
+import type { Line, Paragraph, TextMode } from "../core/records.js";
+import { roleLevel } from "./block-roles.js";
+import { startsWithListMarker } from "./list-markers.js";
 import { paragraphText, reflowLines, renderVerbatim } from "./page-text.js";
 import { tableHasHeader } from "./table-header.js";
 
@@ -40,14 +42,6 @@ export interface RenderedPage {
 
 /** The Markdown separator row under a table's header: what a chunk continuing the table repeats with it. */
 export const MARKDOWN_SEPARATOR = /^\|(?: --- \|)+$/;
-
-const HEADING_ROLE = /^H([1-6])$/;
-
-/** The heading level of a role (H1…H6), or undefined. */
-export function roleLevel(role: BlockRole | undefined): number | undefined {
-  const m = role ? HEADING_ROLE.exec(role) : null;
-  return m ? Number(m[1]) : undefined;
-}
 
 /** The page's paragraphs as Markdown, with where each one is. */
 export function renderPageMarkdown(lines: readonly Line[], paragraphs: readonly Paragraph[], mode: TextMode): RenderedPage {
@@ -88,12 +82,8 @@ function renderParagraph(lines: readonly Line[], paragraph: Paragraph, mode: Tex
 
 // ---- list items
 
-/** A bullet or a dash the page printed before an item. */
-const BULLET = /^(?:[•◦▪▫■□●○‣⁃∙·*]|[–—-])\s+/u;
 /** A number with a point or a bracket: a CommonMark ordered-list marker as printed. */
 const ORDERED = /^\d{1,9}[.)]\s+/u;
-/** Any other marker list-markers.ts knows (a letter, a roman numeral, "(1)", "[12]"): kept as text after `- `. */
-const OTHER_MARKER = /^(?:\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)]|\[[\p{L}\p{N}+.:-]{1,12}\])\s+/iu;
 
 /**
  * The indentation of nested list items: an item at depth d stands where the text of the item at
@@ -128,7 +118,7 @@ class ListIndents {
 function listMarker(line: string): { marker: string; body: string } {
   const ordered = ORDERED.exec(line);
   if (ordered) return { marker: ordered[0].trimEnd() + " ", body: escapeInline(line.slice(ordered[0].length)) };
-  if (BULLET.test(line) || OTHER_MARKER.test(line)) return { marker: "- ", body: escapeInline(line) };
+  if (startsWithListMarker(line)) return { marker: "- ", body: escapeInline(line) };
   return { marker: "- ", body: escapeBlockStart(line) };
 }
 

@@ -8,7 +8,7 @@
 import type { PageRecord } from "../core/records.js";
 import type { DocumentText } from "./document-text.js";
 import type { Block, BlockKind } from "./document-view.js";
-import { roleLevel } from "./markdown.js";
+import { roleLevel } from "./block-roles.js";
 import { paragraphText } from "./page-text.js";
 
 const BLANK_LINE = /\n[^\S\n]*\n/;

@@ -168,7 +168,7 @@ describe("headings: which paragraphs, and at what level", () => {
 });
 
 describe("heading guards", () => {
-  const looks = (text: string, extra: Partial<Parameters<typeof guardHeading>[0]> = {}) => ({ text, lines: 1, size: 14, bold: true, caps: false, monospace: false, words: text.split(/\s+/).length, ...extra });
+  const looks = (text: string, extra: Partial<Parameters<typeof guardHeading>[0]> = {}) => ({ text, lines: 1, size: 14, bold: true, caps: false, font: "f1", centred: false, words: text.split(/\s+/).length, ...extra });
   it.each([
     ["∑ k=0", "no words"],
     ["(0.21) – 3.99 ab", "mostly figures or symbols"],

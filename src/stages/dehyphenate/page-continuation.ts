@@ -6,7 +6,7 @@
  * paragraph: a sentence broken across the page boundary reads whole (docs/extraction.md §10.5).
  */
 import type { Line, PageRecord } from "../../core/records.js";
-import { roleLevel } from "../../text/markdown.js";
+import { roleLevel } from "../../text/block-roles.js";
 import { sameFontSize } from "../../text/text-geometry.js";
 
 const SENTENCE_END = /[.!?:]["”’»)\]]*$/u;

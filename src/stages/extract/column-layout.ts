@@ -22,7 +22,7 @@
 import type { Line, TextRun } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
 import { buildLine } from "./line-grouping.js";
-import { isListMarker } from "./list-markers.js";
+import { isListMarker } from "../../text/list-markers.js";
 import type { SpacingOptions } from "./word-spacing.js";
 
 export interface ColumnOptions extends SpacingOptions {

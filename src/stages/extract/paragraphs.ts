@@ -17,7 +17,7 @@
  */
 import type { Line, Paragraph } from "../../core/records.js";
 import { blankCodeLines, isBoldLine, isCapitals, median, sameFontSize } from "../../text/text-geometry.js";
-import { followsMarker, isListMarker, letterMarker, startsWithListMarker } from "./list-markers.js";
+import { followsMarker, isListMarker, letterMarker, startsWithBullet, startsWithListMarker } from "../../text/list-markers.js";
 import { paragraphGaps, type GapEvidence, type LineKind } from "./paragraph-gaps.js";
 import { breaksWordBefore } from "../../text/word-breaks.js";
 import { HEADING_SIZE_RATIO } from "../../text/heading-detection.js";
@@ -174,11 +174,8 @@ function looksLikeCode(lines: readonly Line[]): boolean {
     .join(" ")
     .replace(/^\s*\d{1,3}(?:\.\d{1,3})*\.?\s/u, "")
     .replace(CITATION, "");
-  const inked = text.replace(/\s/gu, "").length;
+  const { inked, letters, symbols, words } = inkOf(text);
   if (inked === 0) return true;
-  const letters = (text.match(/\p{L}/gu) ?? []).length;
-  const symbols = (text.match(CODE_SYMBOLS) ?? []).length;
-  const words = text.split(/\s+/u).filter((w) => /\p{L}{2,}/u.test(w)).length;
   return symbols > 0.02 * inked || letters < 0.6 * inked || (lines.length >= 3 && words < 3.5 * lines.length);
 }
 
@@ -457,11 +454,6 @@ function isCode(line: Line, o: ParagraphOptions): boolean {
   return !o.typewriter && isMonospace(line);
 }
 
-/** A typographic bullet and a space: how a list item opens, never a line of code. */
-function startsWithBullet(text: string): boolean {
-  return /^[•◦▪▫■□●○‣⁃∙]\s/u.test(text);
-}
-
 /** A reference in square brackets, as prose cites ("[2]", "[1, 4]"): not code's brackets. */
 const CITATION = /\[\d{1,3}(?:,\s*\d{1,3})*\]/gu;
 
@@ -477,12 +469,18 @@ const PROSE_WORDS_PER_LINE = 5;
  * hundred: brackets, operators, `#`, `$`, `|`, `_`…). docs/extraction.md §5.9.
  */
 export function readsAsProse(lines: readonly Line[]): boolean {
-  const text = lines.map((l) => l.text).join(" ");
-  const inked = text.replace(/\s/gu, "").length;
+  const { inked, letters, symbols, words } = inkOf(lines.map((l) => l.text).join(" "));
   if (inked === 0) return false;
-  const letters = (text.match(/\p{L}/gu) ?? []).length;
-  const symbols = (text.match(CODE_SYMBOLS) ?? []).length;
-  const words = text.split(/\s+/u).filter((w) => /\p{L}{2,}/u.test(w)).length;
   return letters >= 0.75 * inked && symbols <= 0.01 * inked && words >= PROSE_WORDS_PER_LINE * lines.length;
+}
+
+/** What prose and code are told apart by: characters that are not space, letters among them, code's symbols, and words of two letters or more. */
+function inkOf(text: string): { inked: number; letters: number; symbols: number; words: number } {
+  return {
+    inked: text.replace(/\s/gu, "").length,
+    letters: (text.match(/\p{L}/gu) ?? []).length,
+    symbols: (text.match(CODE_SYMBOLS) ?? []).length,
+    words: text.split(/\s+/u).filter((w) => /\p{L}{2,}/u.test(w)).length,
+  };
 }
 

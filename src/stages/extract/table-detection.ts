@@ -12,7 +12,7 @@ import type { Line, TextRun } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
 import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
-import { isListMarker } from "./list-markers.js";
+import { isListMarker } from "../../text/list-markers.js";
 import { runWords } from "./run-words.js";
 import { columnBoundaries, columnOf, isNumber } from "./table-columns.js";
 import { breaksWordBefore } from "../../text/word-breaks.js";

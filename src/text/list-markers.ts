@@ -19,6 +19,11 @@ export function startsWithListMarker(text: string): boolean {
   return LEADING.test(text);
 }
 
+/** The line opens with a typographic bullet ("• ", "▪ "): how a list item opens, never a line of code (a dash or `*` may be either). */
+export function startsWithBullet(text: string): boolean {
+  return /^[•◦▪▫■□●○‣⁃∙]\s/u.test(text);
+}
+
 /** A letter or roman-numeral marker and a space ("A. ", "iv) "): a name's initial looks the same ("A. Novak"). */
 const LETTER_LEADING = new RegExp(String.raw`^\(?(${LETTER})[.)]\s`, "iu");
 
@@ -35,10 +40,11 @@ export function followsMarker(marker: string, next: string): boolean {
   return marker.length === 1 && next.length === 1 && next.charCodeAt(0) === marker.charCodeAt(0) + 1;
 }
 
-const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10 };
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
 
-function romanValue(text: string): number | undefined {
-  if (!/^(?:[ivx]+|[IVX]+)$/u.test(text)) return undefined;
+/** A roman numeral's value ("iv" 4, "XII" 12), in lower or upper case, up to C; undefined for anything else. */
+export function romanValue(text: string): number | undefined {
+  if (!/^(?:[ivxlc]+|[IVXLC]+)$/u.test(text)) return undefined;
   let total = 0;
   const digits = [...text.toLowerCase()].map((c) => ROMAN[c]!);
   digits.forEach((d, k) => (total += d < (digits[k + 1] ?? 0) ? -d : d));
