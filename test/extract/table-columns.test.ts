@@ -88,4 +88,30 @@ describe("table columns", () => {
     for (const n of ["1,248,804", "(77,283)", "△669", "0.9%", "―", "¥", "-4,648,986.52"]) expect(isNumber(n), n).toBe(true);
     for (const n of ["4,", "days", "Q3", "2026-"]) expect(isNumber(n), n).toBe(false);
   });
+
+  it("parts left-aligned labels from right-aligned numbers where each row leaves a gutter, though the strip free in every row is narrow", () => {
+    // 9 pt: "District of Columbia" ends at 122, "2,753,438" starts at 125: 3 pt free in every row, 18 pt and more in each.
+    const rows = [
+      [run("United States", 45, 700, 9, 62), num("2,753,438", 160, 700)],
+      [run("Maine", 45, 689, 9, 24), num("13,278", 160, 689)],
+      [run("District of", 45, 678, 9, 45), run("Columbia", 92, 678, 9, 30), num("3,031", 160, 678)],
+      [run("Vermont", 45, 667, 9, 33), num("7,100", 160, 667)],
+    ];
+    expect(cells(rows).map((r) => r[0])).toEqual(["United States", "Maine", "District of Columbia", "Vermont"]);
+  });
+
+  it("parts cells at a drawn rule however narrow the white beside it, and in a boxed grid at its rules only", () => {
+    // Words 3 pt apart across the rule at 150; inside the first cells, white from 82 to 90 in every row.
+    const rule = (at: number) => ({ at, from: 640, to: 720 });
+    const rows = [
+      [run("Carbon", 52, 700, 9, 30), run("dioxide", 90, 700, 9, 58.5), run("100", 151.5, 700, 9, 15)],
+      [run("Copper", 52, 688, 9, 30), run("and", 90, 688, 9, 13), run("more", 106, 688, 9, 42.5), run("50", 151.5, 688, 9, 10)],
+      [run("Lead", 52, 676, 9, 20), run("it", 90, 676, 9, 8), run("1", 151.5, 676, 9, 5)],
+    ];
+    const boundaries = (rules: ReturnType<typeof rule>[]) => columnBoundaries(rows, options, rules).map((b) => [b.x0, b.x1]);
+    expect(boundaries([])).toEqual([[82, 90]]);
+    expect(boundaries([rule(150)])).toEqual([[82, 90], [150, 150]]);
+    // Boxed: the rules at 50 and 200 run down both sides; the white inside the first cells parts nothing.
+    expect(boundaries([rule(50), rule(150), rule(200)])).toEqual([[150, 150]]);
+  });
 });

@@ -120,14 +120,18 @@ function twoUpHalves(rows: readonly Row[]): [Row[], Row[]] | undefined {
   return halves.every((h) => h.length >= MIN_ROWS_PER_SIDE) ? halves : undefined;
 }
 
-/** Cuts a row's runs (left to right) wherever the gap is wider than `ratio` × font size. */
-export function fragmentsOf(runs: readonly TextRun[], ratio: number): Fragment[] {
+/**
+ * Cuts a row's runs (left to right) wherever the gap is wider than `ratio` × font size, and
+ * wherever a drawn rule runs between two runs (`cuts`: the x of the vertical rules through the
+ * row, rulings.ts), however narrow the gap.
+ */
+export function fragmentsOf(runs: readonly TextRun[], ratio: number, cuts: readonly number[] = []): Fragment[] {
   const sorted = [...runs].sort((a, b) => a.x - b.x);
   const out: Fragment[] = [];
   for (const run of sorted) {
     const last = out[out.length - 1];
     const size = Math.max(run.fontSize, last?.fontSize ?? 0);
-    if (last && run.x - last.x1 <= ratio * size) {
+    if (last && run.x - last.x1 <= ratio * size && !ruledBetween(cuts, last.x1, run.x, size)) {
       last.runs.push(run);
       last.x1 = Math.max(last.x1, run.x + run.width);
       last.fontSize = Math.max(last.fontSize, run.fontSize);
@@ -136,6 +140,14 @@ export function fragmentsOf(runs: readonly TextRun[], ratio: number): Fragment[]
     }
   }
   return out;
+}
+
+/** A glyph's box may overhang its advance a little: a rule this close (ems) inside a run's end still stands between it and the next. */
+const RULE_OVERHANG_EMS = 0.15;
+
+function ruledBetween(cuts: readonly number[], x0: number, x1: number, size: number): boolean {
+  const slack = RULE_OVERHANG_EMS * size;
+  return cuts.some((x) => x >= x0 - slack && x <= x1 + slack);
 }
 
 interface Part {

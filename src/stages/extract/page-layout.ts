@@ -23,6 +23,7 @@ import { markItems } from "./marked-content.js";
 import { lineGaps, measurePageGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
 import { readStructureOrder, type StructTreeNode, type StructureOrder } from "./structure-order.js";
 import { detectTables } from "./table-detection.js";
+import { axisRulings, NO_RULINGS, type PageRulings, type Segment } from "./rulings.js";
 import { taggedTableRows } from "./tagged-table.js";
 import { normalizeLineText, type NormalizationOptions } from "./text-normalization.js";
 import { orientRuns, type FontCells, type PdfFontStyles } from "./text-runs.js";
@@ -54,6 +55,11 @@ export interface PageLines {
   columns: number | "uncertain";
 }
 
+/** Tables found from the words alone on the page, not given by its tags: drawn rules may part their cells. */
+export function hasGeometricTable(page: PageLines): boolean {
+  return page.sections.some((s) => s.kind === "paragraph" && s.paragraph === "table" && s.role !== "Table");
+}
+
 export interface PageLayout {
   lines: Line[];
   paragraphs: Paragraph[];
@@ -78,12 +84,15 @@ export function layoutLines(
   frame?: PageFrame,
   /** The document's fixed-pitch evidence from the pages before (text-runs.ts); this page's is added. */
   fontCells?: FontCells,
+  /** The straight lines the page draws (page-drawing.ts), in user space: the rules of its tables. */
+  segments: readonly Segment[] = [],
 ): PageLines {
-  const { body, offAxis, stretchedFixedPitch } = orientRuns(markItems(items), styles, fontCells);
+  const { angle, body, offAxis, stretchedFixedPitch } = orientRuns(markItems(items), styles, fontCells);
+  const rulings = segments.length ? axisRulings(segments, angle) : NO_RULINGS;
   const facts = { chars: countChars([...body, ...offAxis.flat()]), ocrSuspect: stretchedFixedPitch };
   const tail = offAxis.map((group) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true }))));
   const geometric = (reason: string, untaggedGlyphs: number): PageLines => {
-    const page = geometricOrder(body, options, frame);
+    const page = geometricOrder(body, options, frame, rulings);
     return finish({ ...page, ...facts, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
   };
 
@@ -103,7 +112,7 @@ export function layoutLines(
     return geometric(`${share}% of the page's characters are outside the structure tree`, untaggedGlyphs);
   }
   const sections = structureSections(body, order, options);
-  const rest = untagged.length ? geometricOrder(untagged, options, frame).sections : [];
+  const rest = untagged.length ? geometricOrder(untagged, options, frame, rulings).sections : [];
   return finish(
     {
       ...facts,
@@ -136,7 +145,7 @@ function flow(lines: Line[], flowBreaks: ReadonlySet<number> = new Set()): Secti
 }
 
 /** Geometric order: rows by baseline, columns, then tables cut out of the flow. */
-function geometricOrder(runs: readonly TextRun[], options: LayoutOptions, frame?: PageFrame): Pick<PageLines, "sections" | "columns"> {
+function geometricOrder(runs: readonly TextRun[], options: LayoutOptions, frame?: PageFrame, rulings: PageRulings = NO_RULINGS): Pick<PageLines, "sections" | "columns"> {
   const rows = groupLines(runs, options);
   const columnOrder = orderByColumns(rows, options, frame);
   const { flowBreaks, columns } = columnOrder;
@@ -149,7 +158,7 @@ function geometricOrder(runs: readonly TextRun[], options: LayoutOptions, frame?
     const breaks = new Set([...flowBreaks].filter((b) => b > from && b < to).map((b) => b - from));
     sections.push(flow(lines.slice(from, to), breaks));
   };
-  for (const table of detectTables(lines, options, columnOrder.blockStarts)) {
+  for (const table of detectTables(lines, options, columnOrder.blockStarts, rulings)) {
     pushFlow(table.start);
     sections.push({ kind: "paragraph", lines: table.rows, paragraph: "table" });
     from = table.end;

@@ -15,6 +15,7 @@
  */
 import type { TextRun } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
+import { rulesThroughLine, type Rule } from "./rulings.js";
 
 export interface ColumnOptions {
   /** A gap wider than this × font size separates cells whatever stands on either side. */
@@ -77,7 +78,7 @@ export function isNumber(text: string): boolean {
  * The x-intervals between the columns of the rows (each a list of word runs), left to right.
  * Every word then belongs to the column its middle stands in.
  */
-export function columnBoundaries(rows: readonly (readonly TextRun[])[], options: ColumnOptions): Interval[] {
+export function columnBoundaries(rows: readonly (readonly TextRun[])[], options: ColumnOptions, rules: readonly Rule[] = []): Interval[] {
   const filled = rows.filter((r) => r.length > 0);
   if (filled.length === 0) return [];
   const all = filled.flat();
@@ -105,10 +106,61 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
     .map((g) => leastCovered(spans, (ends ??= spanEnds(spans)), g))
     .filter((g) => spans.every((row) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1))));
   const boundaries = [
-    ...free.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) || (g.x1 - g.x0 > narrow && numbersOnBothSides(filled, g))),
-    ...nearlyFree.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 > narrow && numbersOnBothSides(filled, g))),
+    ...free.filter(
+      (g) =>
+        g.x1 - g.x0 >= wide ||
+        (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) ||
+        (g.x1 - g.x0 > narrow && numbersOnBothSides(filled, g)) ||
+        (g.x1 - g.x0 > narrow && narrowestRowGap(filled, g) >= wide),
+    ),
+    ...nearlyFree.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 > narrow && (numbersOnBothSides(filled, g) || narrowestRowGap(filled, g) >= wide))),
   ].sort((a, b) => a.x0 - b.x0);
-  return withoutLoneColumns(boundaries, filled);
+  // A drawn rule between the words of the rows is a boundary however narrow the white beside it;
+  // it stands for the white strip it runs in.
+  const ruled = rules.length ? ruleBoundaries(filled, rules, size) : [];
+  if (ruled.length === 0) return withoutLoneColumns(boundaries, filled, new Set());
+  const slack = RULE_SLACK_EMS * size;
+  // In a table boxed by rules, the rules are all its columns: white inside a cell is the cell's.
+  const boxed = rules.length && isBoxed(filled, rules, left - slack, right + slack);
+  const strips = boxed ? [] : boundaries.filter((b) => !ruled.some((r) => r.x0 >= b.x0 - slack && r.x0 <= b.x1 + slack));
+  return withoutLoneColumns([...ruled, ...strips].sort((a, b) => a.x0 - b.x0), filled, new Set(ruled));
+}
+
+/** A word's box may reach this far (ems) past a rule beside it: its advance is not its ink. */
+const RULE_SLACK_EMS = 0.15;
+/** Rows a rule must run between the words of, with none through a word, to stand between columns. */
+const MIN_RULED_ROWS = 2;
+
+/** Rules run down both sides of the rows' words, through most of the rows. */
+function isBoxed(rows: readonly (readonly TextRun[])[], rules: readonly Rule[], left: number, right: number): boolean {
+  const through = (rule: Rule) => rows.filter((row) => crosses(rule, row[0]!)).length >= rows.length / 2;
+  return rules.some((r) => r.at <= left && through(r)) && rules.some((r) => r.at >= right && through(r));
+}
+
+function crosses(rule: Rule, word: TextRun): boolean {
+  return rulesThroughLine([rule], word.y, word.fontSize, -Infinity, Infinity).length > 0;
+}
+
+/**
+ * The vertical rules that stand between columns: each runs through rows with words on both
+ * sides of it, at least twice as many as it would cut a word in (the place of a word inside a
+ * run is an estimate: run-words.ts). A rule stopping above a row leaves that row's cell
+ * spanning it.
+ */
+function ruleBoundaries(rows: readonly (readonly TextRun[])[], rules: readonly Rule[], size: number): Interval[] {
+  const slack = RULE_SLACK_EMS * size;
+  const out: Interval[] = [];
+  for (const rule of rules) {
+    let between = 0;
+    let through = 0;
+    for (const row of rows) {
+      if (!crosses(rule, row[0]!)) continue;
+      if (row.some((w) => w.x + slack < rule.at && w.x + w.width - slack > rule.at)) through++;
+      else if (row.some((w) => w.x + w.width - slack <= rule.at) && row.some((w) => w.x + slack >= rule.at)) between++;
+    }
+    if (between >= MIN_RULED_ROWS && between >= 2 * through && !out.some((b) => Math.abs(b.x0 - rule.at) < slack)) out.push({ x0: rule.at, x1: rule.at });
+  }
+  return out;
 }
 
 /**
@@ -118,17 +170,21 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
  * closer to, until every column holds words of two rows or more; a column of no words at all
  * (between two strips a spanning cell's edge cuts apart) is dropped.
  */
-function withoutLoneColumns(boundaries: Interval[], rows: readonly (readonly TextRun[])[]): Interval[] {
+function withoutLoneColumns(boundaries: Interval[], rows: readonly (readonly TextRun[])[], drawn: ReadonlySet<Interval>): Interval[] {
   const out = [...boundaries];
   if (rows.length < MIN_ROWS_FOR_LONE_COLUMNS) return out;
+  // A drawn rule stays: a column of one row's words merges across a boundary of white only, and
+  // a column between two rules is a column however few rows fill it.
+  const removable = (k: number) => k >= 0 && k < out.length && !drawn.has(out[k]!);
   for (;;) {
     const support = Array.from({ length: out.length + 1 }, () => new Set<number>());
     rows.forEach((row, r) => row.forEach((w) => support[columnOf(out, w)]!.add(r)));
-    const lone = support.findIndex((rowsIn) => rowsIn.size <= 1);
+    const lone = support.findIndex((rowsIn, k) => rowsIn.size === 0 || (rowsIn.size === 1 && (removable(k - 1) || removable(k))));
     if (lone < 0 || out.length === 0) return out;
     if (support[lone]!.size === 0) {
-      // Two strips with nothing between them (a spanning cell's edge) are one boundary.
-      out.splice(lone > 0 ? lone - 1 : 0, 1);
+      // Two boundaries with nothing between them (a spanning cell's edge, a rule drawn double) are one.
+      const first = lone > 0 ? lone - 1 : 0;
+      out.splice(!removable(first) && removable(lone) ? lone : first, 1);
       continue;
     }
     const [r] = support[lone]!;
@@ -137,8 +193,9 @@ function withoutLoneColumns(boundaries: Interval[], rows: readonly (readonly Tex
     const x1 = Math.max(...words.map((w) => w.x + w.width));
     const before = rows[r!]!.filter((w) => w.x + w.width <= x0).reduce((m, w) => Math.max(m, w.x + w.width), -Infinity);
     const after = rows[r!]!.filter((w) => w.x >= x1).reduce((m, w) => Math.min(m, w.x), Infinity);
-    // Merge towards the row's own nearer word; at an edge of the table, towards the only neighbour.
-    const left = lone > 0 && (lone === out.length || x0 - before <= after - x1);
+    // Merge towards the row's own nearer word; at an edge of the table or beside a rule, towards the only neighbour.
+    const nearerLeft = lone === out.length || x0 - before <= after - x1;
+    const left = removable(lone - 1) && (nearerLeft || !removable(lone));
     out.splice(left ? lone - 1 : lone, 1);
   }
 }
@@ -241,6 +298,41 @@ function firstIndex(n: number, past: (k: number) => boolean): number {
 
 function overlaps(a: Interval, b: Interval): boolean {
   return a.x0 < b.x1 && b.x0 < a.x1;
+}
+
+/**
+ * Rows with words on both sides of a strip free in every row, needed for their gaps to speak for it.
+ */
+const GAP_ROWS = 3;
+
+/**
+ * The narrowest gap that rows with words on both sides of the strip leave across it (Infinity
+ * when too few rows do). Left-aligned labels beside right-aligned numbers leave a strip free in
+ * every row no wider than the longest label's end to the widest number's start ("District of
+ * Columbia" over "2,753,438": 3 points), yet every row sees a gutter between its label and its
+ * number: the strip is a boundary when each row's own gap is as wide as one, and the strip
+ * itself wider than NUMBER_GAP_EMS: a title's word ending a point before a column starts hides
+ * that column (and a header's word so close to it, the same way). Rows above the first that
+ * shows a gap may span the strip whole (a title, a header centred over columns).
+ */
+function narrowestRowGap(rows: readonly (readonly TextRun[])[], g: Interval): number {
+  let narrowest = Infinity;
+  let counted = 0;
+  for (const row of rows) {
+    // A row whose cell spans the strip has no gap across it: a title or a header over the
+    // table may, a row among those that show the gap may not (a label of the body set over
+    // where another row's label breaks).
+    if (row.some((w) => w.x < g.x1 - 0.01 && w.x + w.width > g.x0 + 0.01)) {
+      if (counted > 0) return 0;
+      continue;
+    }
+    const before = row.reduce((m, w) => (w.x + w.width <= g.x0 + 0.01 ? Math.max(m, w.x + w.width) : m), -Infinity);
+    const after = row.reduce((m, w) => (w.x >= g.x1 - 0.01 ? Math.min(m, w.x) : m), Infinity);
+    if (before === -Infinity || after === Infinity) continue;
+    counted++;
+    narrowest = Math.min(narrowest, after - before);
+  }
+  return counted >= GAP_ROWS ? narrowest : 0;
 }
 
 /** Rows with words on both sides of the strip. */

@@ -19,6 +19,7 @@ import { breaksWordBefore } from "../../text/word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 import { isRightToLeft } from "./reading-direction.js";
 import { joinCellLines } from "../../text/line-join.js";
+import { NO_RULINGS, regionOfLine, ruleBetweenLines, rulesThroughLine, tableRulings, type PageRulings, type RuledRegion, type Rule } from "./rulings.js";
 
 export interface TableOptions extends SpacingOptions {
   /** The gap (× font size) that separates cells; the same that separates columns. */
@@ -48,9 +49,27 @@ const MAX_SINGLE_LINES = 3;
 const WRAPPED_LINE_PITCH = 0.8;
 
 /** `blockStarts`: lines that begin a block of their own (a column, a band of the page): no table runs over one. */
-export function detectTables(lines: readonly Line[], options: TableOptions, blockStarts: ReadonlySet<number> = new Set()): TableRange[] {
-  const frags = lines.map((l) => {
+export function detectTables(lines: readonly Line[], options: TableOptions, blockStarts: ReadonlySet<number> = new Set(), drawn: PageRulings = NO_RULINGS): TableRange[] {
+  const rulings = tableRulings(drawn);
+  const { regions } = rulings;
+  // A ruled table is a block of its own: no table runs into it or out of it.
+  const regionOf = lines.map((l) => (regions.length ? regionIndex(l, regions) : -1));
+  // The rules that may part a line's cells: its grid's, or the lone ones.
+  const columnRules = (k: number) => regions[regionOf[k]!]?.vertical ?? rulings.lone;
+  if (regions.length) blockStarts = new Set([...blockStarts, ...regionOf.flatMap((r, k) => (k > 0 && r !== regionOf[k - 1] ? [k] : []))]);
+  // Lines that drawn rules run through, between their words: a ruled table's rows.
+  const ruled = new Set<number>();
+  const frags = lines.map((l, k) => {
     if (l.runs.every((r) => r.monospace)) return [];
+    // A grid's rules cut its lines into cells; a lone rule only parts columns the white already shows.
+    const rules = regions[regionOf[k]!]?.vertical ?? [];
+    const cuts = rules.length ? lineCuts(l, rules) : [];
+    if (cuts.length) {
+      // A rule may run inside a run of pdf.js's between two of its words: the run is cut there.
+      const f = fragmentsOf(l.runs.flatMap((r) => cutAtRules(r, cuts)), options.gutterRatio, cuts);
+      if (f.length >= 2 && fragmentsOf(l.runs, options.gutterRatio).length < f.length) ruled.add(k);
+      return f;
+    }
     const f = fragmentsOf(l.runs, options.gutterRatio);
     // A line of prose that a stretched word space cuts in two is one piece, not two cells.
     return f.length >= 2 && isStretchedProse(f) ? [] : f;
@@ -75,7 +94,10 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
       if (!more(next) || frags[next]!.length < 2) break;
       end = next + 1;
     }
-    const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), options);
+    // A ruled table holds every line its rules enclose, a cell's lone line too.
+    const region = regions[regionOf[i] ?? -1];
+    if (region) while (more(end) && regionOf[end] === regionOf[i]) end++;
+    const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), (k) => ruled.has(i + k), options, columnRules(i), rulings.horizontal, region);
     if (table === PROSE) {
       // Every later start in the run is as much prose: the run is passed whole.
       i = end;
@@ -167,18 +189,27 @@ function buildTable(
   lines: readonly Line[],
   frags: ReturnType<typeof fragmentsOf>[],
   wordsOf: (k: number) => TextRun[],
+  cutByRules: (k: number) => boolean,
   options: TableOptions,
+  /** The vertical rules that may part the lines' cells, and every horizontal rule of the page. */
+  vertical: readonly Rule[],
+  horizontal: readonly Rule[],
+  /** The grid of rules the lines stand in, if any. */
+  region?: RuledRegion,
 ): { rows: Line[]; consumed: number } | typeof PROSE | undefined {
-  // Trailing single-fragment lines are not part of the run.
+  // Trailing single-fragment lines are not part of the run, unless rules enclose them.
   let count = lines.length;
-  while (count > 0 && frags[count - 1]!.length < 2) count--;
+  if (!region) while (count > 0 && frags[count - 1]!.length < 2) count--;
   // Justified prose whose word spaces pass for cell gaps (an OCR layer drawn word by word, a
   // narrow column set loose): its lines break into words a little apart, hardly ever numbers.
+  // Pieces that rules part are cells, not the words of a loose line.
   const pieced = frags.slice(0, count).filter((f) => f.length >= 2);
   if (pieced.length < 2) return undefined;
-  if (pieced.filter((f) => readsAsProse(f)).length >= PROSE_ROWS_SHARE * pieced.length) return PROSE;
+  const prose = frags.slice(0, count).filter((f, k) => f.length >= 2 && !cutByRules(k) && readsAsProse(f)).length;
+  if (prose >= PROSE_ROWS_SHARE * pieced.length) return PROSE;
   const words = Array.from({ length: count }, (_, k) => wordsOf(k));
-  const boundaries = columnBoundaries(words, options);
+  const rules = vertical.filter((r) => r.to >= lines[count - 1]!.y && r.from <= lines[0]!.y + lines[0]!.runs[0]!.fontSize);
+  const boundaries = columnBoundaries(words, options, rules);
   if (boundaries.length === 0) return undefined;
   // A first line whose parts line up with no column (a title with the unit at its right) hides
   // the table's columns: the table starts under it.
@@ -210,11 +241,16 @@ function buildTable(
       .map((l, k) => (filled(split[k]!) >= 2 && filled(split[k + 1]!) >= 2 ? lines[k]!.y - l.y : NaN))
       .filter((g) => g > 0),
   );
+  // Lines apart by a rule are two rows; in a grid whose rules part its rows, lines no rule parts are one.
+  const runs = lines.slice(0, count).flatMap((l) => l.runs);
+  const extent = { x0: Math.min(...runs.map((r) => r.x)), x1: Math.max(...runs.map((r) => r.x + r.width)) };
+  const apart = lines.slice(1, count).map((l, k) => horizontal.length > 0 && ruleBetweenLines(horizontal, lines[k]!.y, l.y, l.runs[0]!.fontSize, extent.x0, extent.x1));
+  const rowRuled = region !== undefined && apart.filter(Boolean).length >= ROW_RULED_SHARE * apart.length && apart.filter(Boolean).length >= 2;
   const rows: Row[] = [];
   for (let k = 0; k < count; k++) {
     const cells = split[k]!;
     const prev = rows[rows.length - 1];
-    if (prev && continuesRow(prev, cells, lines[k]!.y, pitch, options)) {
+    if (prev && !apart[k - 1] && (rowRuled || continuesRow(prev, cells, lines[k]!.y, pitch, options))) {
       cells.forEach((c, j) => prev.cells[j]!.push(...c));
       prev.runs.push(...lines[k]!.runs);
       prev.bottom = lines[k]!.y;
@@ -268,6 +304,43 @@ function continuesRow(prev: Row, cells: readonly TextRun[][], y: number, pitch: 
   const othersFree = filled.slice(1).every((j) => !prevFilled.includes(j));
   if (prevFilled.includes(first) && othersFree && /^\p{Ll}/u.test(text(cells[first]!))) return true;
   return prevFilled.length === 1 && prevFilled[0] === 0 && !filled.includes(0);
+}
+
+/**
+ * Share of a grid's line pairs that rules part for its rows to be ruled: every row then between
+ * two rules, a cell's lines too. A grid that rules only its header parts one pair in many.
+ */
+const ROW_RULED_SHARE = 0.25;
+
+/** The grid a line starts in, or -1. */
+function regionIndex(line: Line, regions: readonly RuledRegion[]): number {
+  if (line.runs.length === 0) return -1;
+  return regionOfLine(regions, line.y, line.runs[0]!.fontSize, Math.min(...line.runs.map((r) => r.x)));
+}
+
+/** A run that a rule runs through between two of its words, as one run for the words on each side. */
+function cutAtRules(run: TextRun, cuts: readonly number[]): TextRun[] {
+  if (!cuts.some((x) => x > run.x && x < run.x + run.width)) return [run];
+  const pieces: TextRun[][] = [];
+  let side = -1;
+  for (const word of runWords(run)) {
+    const mid = word.x + word.width / 2;
+    const at = cuts.filter((x) => x < mid).length;
+    if (at !== side || pieces.length === 0) pieces.push([]);
+    side = at;
+    pieces[pieces.length - 1]!.push(word);
+  }
+  return pieces.map((words) => {
+    const last = words[words.length - 1]!;
+    return { ...words[0]!, text: words.map((w) => w.text).join(" "), width: last.x + last.width - words[0]!.x };
+  });
+}
+
+/** The x of the vertical rules through a line, inside its extent. */
+function lineCuts(line: Line, vertical: readonly Rule[]): number[] {
+  const x0 = Math.min(...line.runs.map((r) => r.x));
+  const x1 = Math.max(...line.runs.map((r) => r.x + r.width));
+  return rulesThroughLine(vertical, line.y, median(line.runs.map((r) => r.fontSize)), x0, x1);
 }
 
 /** The last run above and the first run below are set in one font at one size (an empty cell above takes any). */

@@ -1,0 +1,16 @@
+/**
+ * The straight lines a page draws (rulings.ts), read from pdf.js's operator list. That list
+ * costs about a third of the page's text content again (it parses the content stream a second
+ * time and decodes the page's images), so extraction asks for it only on pages where it can
+ * change the text: a table found from the words alone, whose cells the rules may part.
+ * Annotations' appearances are left out: a form field's box is no table's rule.
+ */
+import type { PDFPageProxy } from "pdfjs-dist/types/src/display/api.js";
+import { loadPdfJs } from "./pdfjs-loader.js";
+import { drawnSegments, type Segment } from "./rulings.js";
+
+export async function readDrawnSegments(page: PDFPageProxy): Promise<Segment[]> {
+  const { OPS, AnnotationMode } = await loadPdfJs();
+  const list = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
+  return drawnSegments(list.fnArray, list.argsArray, OPS);
+}
