@@ -74,7 +74,12 @@ program
   .addOption(new Option("--mode <mode>", "reflow joins paragraph lines; preserve keeps every line").choices(["reflow", "preserve"]).default("reflow"))
   .option("--pages <range>", 'pages to extract, e.g. "2-4" or "1,3,7-"')
   .option("--markers", 'label every page ("--- Page N ---"; in Markdown "<!-- page N -->"), empty pages too')
-  .addOption(new Option("--format <format>", "text; markdown (headings, lists, code and tables marked up); or json with the page records").choices(["text", "markdown", "json"]).default("text"))
+  .addOption(
+    new Option("--format <format>", "text; markdown (headings, lists, code and tables marked up); json with the page records and the tables' cells; or csv: every table, one blank line between")
+      .choices(["text", "markdown", "json", "csv"])
+      .default("text"),
+  )
+  .option("--tables <dir>", "also write each table as a CSV file into this folder (<name>-p<page>-t<n>.csv)")
   .option("--password <password>", "password for an encrypted PDF", undefined)
   .option("--no-strip-furniture", "keep running headers, footers and page numbers")
   .option("--no-dehyphenate", "leave words broken at line ends as printed")

@@ -65,7 +65,7 @@ describe("pagestream extract", () => {
   it("prints the document and page records with --format json", () => {
     const r = cli(["extract", "fixtures/two-pages.pdf", "--format", "json"]);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out)).toEqual(["document", "pages", "warnings"]);
+    expect(Object.keys(out)).toEqual(["document", "pages", "tables", "warnings"]);
     expect(out.document).toMatchObject({ pageCount: 2, tagged: false, title: expect.any(String) });
     expect(out.document.documentId).toMatch(/^[0-9a-f]{64}$/);
     expect(out.pages.map((p: { number: number }) => p.number)).toEqual([1, 2]);
@@ -82,6 +82,33 @@ describe("pagestream extract", () => {
     expect(r.stdout).toContain("- • Moor bow to the east.\n  - – with two lines fore and aft,\n");
     expect(r.stdout).toContain("```\nberth = find_berth(vessel)\nif berth is None:\n    queue.append(vessel)\n");
     expect(r.stdout).toContain("| Quay | Landings | Share |\n| --- | --- | --- |\n| North | 1,240 | 41% |");
+  });
+
+  it("prints every table as CSV with --format csv, writes one file per table with --tables, and gives the cells in --format json", async () => {
+    const csv = cli(["extract", "fixtures/table-ruled-tight-cells.pdf", "--format", "csv"]);
+    expect([csv.code, csv.stderr]).toEqual([0, ""]);
+    expect(csv.stdout).toBe(
+      [
+        "Pollutant,Release to air,Release to water,Release to land",
+        "Carbon dioxide (CO2),100 million,-,-",
+        "Hydrochlorofluorocarbons (HCFCs),1,-,-",
+        "Polychlorinated biphenyls (PCBs),0.1,0.1,0.1",
+        "Copper and compounds (as Cu),100,50,50",
+        "",
+      ].join("\n"),
+    );
+    const dir = join(tmp, "tables");
+    const written = cli(["extract", "fixtures/table-empty-and-wrapped-cell.pdf", "--tables", dir]);
+    expect(written.code).toBe(0);
+    expect(written.stderr).toBe(`pagestream: table-empty-and-wrapped-cell.pdf: 1 table written to ${dir}\n`);
+    expect(await readFile(join(dir, "table-empty-and-wrapped-cell-p1-t1.csv"), "utf8")).toContain('\n"Fender, cylindrical",,12,86.00\n');
+    const json = JSON.parse(cli(["extract", "fixtures/table-ruled-tight-cells.pdf", "--format", "json"]).stdout);
+    expect(json.tables).toHaveLength(1);
+    expect(json.tables[0]).toMatchObject({ page: 1, index: 1, rows: 5, columns: 4 });
+    expect(json.tables[0].cells.slice(4, 6)).toEqual([
+      { row: 1, col: 0, text: "Carbon dioxide (CO2)" },
+      { row: 1, col: 1, text: "100 million" },
+    ]);
   });
 
   it("marks pages in Markdown with an HTML comment a renderer does not show", () => {

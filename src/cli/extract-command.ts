@@ -4,14 +4,15 @@
  * worker process as a run's documents (timeout, memory cap, page and size limits, with the same
  * names as flags), so a hostile file on the command line is stopped as it would be in a run.
  */
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { basename, extname, join, resolve } from "node:path";
 import { EXIT } from "../exit-codes.js";
 import type { DocumentResult, PageRecord, TextFormat } from "../core/records.js";
 import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "../pipeline/limits.js";
 import { FileWorker, splitFile } from "../run/file-worker.js";
 import type { ComponentConfig } from "../run/worker-protocol.js";
 import { documentViewText, pageViewText } from "../text/document-view.js";
+import { documentTables, tableCells, tableCsv } from "../text/tables.js";
 import type { EarlyWorker } from "./early-extraction-worker.js";
 import { escapeControls } from "./escape-controls.js";
 
@@ -19,7 +20,9 @@ export interface ExtractFlags {
   mode: "reflow" | "preserve";
   pages?: string;
   markers?: boolean;
-  format: "text" | "markdown" | "json";
+  format: "text" | "markdown" | "json" | "csv";
+  /** Also write each table as a CSV file into this folder. */
+  tables?: string;
   password?: string;
   /** commander's `--no-strip-furniture`. */
   stripFurniture?: boolean;
@@ -60,7 +63,7 @@ export async function extractCommand(file: string, flags: ExtractFlags, early?: 
   const { folder, name } = splitFile(path);
   const adopted = early?.maxWorkerMemoryMb === limits.max_worker_memory_mb ? early.child : undefined;
   if (early && !adopted) early.child.kill("SIGKILL");
-  const worker = new FileWorker({ folder, baseDir: process.cwd(), stages, limits, needs: { lines: flags.format !== "text" }, worker: adopted, warn: say });
+  const worker = new FileWorker({ folder, baseDir: process.cwd(), stages, limits, needs: { lines: flags.format !== "text" || flags.tables !== undefined }, worker: adopted, warn: say });
   worker.prestart();
   try {
     const configs = await stageConfigs(flags);
@@ -76,8 +79,13 @@ export async function extractCommand(file: string, flags: ExtractFlags, early?: 
       say(`${file}: ${result.error.code}: ${result.error.message}`);
       return EXIT.failedDocuments;
     }
+    if (flags.tables !== undefined) await writeTables(flags.tables, name, result.pages);
     process.stdout.write(
-      flags.format === "json" ? JSON.stringify(jsonOutput(result), null, 2) + "\n" : textOutput(result.pages, flags.format === "markdown" ? "markdown" : "plain", flags.markers ?? false),
+      flags.format === "json"
+        ? JSON.stringify(jsonOutput(result), null, 2) + "\n"
+        : flags.format === "csv"
+          ? documentTables(result.pages).map((t) => tableCsv(t.rows)).join("\n")
+          : textOutput(result.pages, flags.format === "markdown" ? "markdown" : "plain", flags.markers ?? false),
     );
     return EXIT.ok;
   } finally {
@@ -159,6 +167,16 @@ function jsonOutput(result: Extract<DocumentResult, { status: "ok" }>): object {
   return {
     document: result.document,
     pages: result.pages.map(({ type: _type, documentId: _id, uri: _uri, number, text, ...fields }) => ({ number, text, ...fields })),
+    tables: documentTables(result.pages).map((t) => ({ page: t.page, index: t.index, rows: t.rows.length, columns: t.rows[0]?.length ?? 0, cells: tableCells(t) })),
     warnings: result.warnings,
   };
+}
+
+/** Each table as `<name>-p<page>-t<index>.csv` in `folder` (made if missing); says how many on stderr. */
+async function writeTables(folder: string, name: string, pages: readonly PageRecord[]): Promise<void> {
+  const tables = documentTables(pages);
+  await mkdir(folder, { recursive: true });
+  const stem = basename(name, extname(name));
+  for (const t of tables) await writeFile(join(folder, `${stem}-p${t.page}-t${t.index}.csv`), tableCsv(t.rows));
+  say(`${name}: ${tables.length} table${tables.length === 1 ? "" : "s"} written to ${folder}`);
 }
