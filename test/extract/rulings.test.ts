@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadPdfJs } from "../../src/stages/extract/pdfjs-loader.js";
-import { axisRulings, drawnSegments, regionOfLine, ruleBetweenLines, rulesThroughLine, tableRulings, type DrawingOps, type Rule, type Segment } from "../../src/stages/extract/rulings.js";
+import { regionOfLine, ruleBetweenLines, rulesThroughLine } from "../../src/stages/extract/ruled-lines.js";
+import { axisRulings, drawnSegments, tableRulings, type DrawingOps, type Rule, type Segment } from "../../src/stages/extract/rulings.js";
+import { run } from "../helpers/runs.js";
 
 /** pdf.js's operator codes, as the extract stage hands them over. */
 let OPS: DrawingOps;
@@ -135,9 +137,10 @@ describe("table rulings", () => {
 
   it("puts a line in the grid it starts in, even when it runs on past it", () => {
     const { regions } = tableRulings(grid([50, 200, 300], [600, 620, 640, 660]));
-    expect(regionOfLine(regions, 625, 9, 55)).toBe(0);
-    expect(regionOfLine(regions, 700, 9, 55)).toBe(-1);
-    expect(regionOfLine(regions, 625, 9, 320)).toBe(-1);
+    const line = (x: number, y: number) => ({ text: "Lead 12", x, y, width: 300, fontSize: 9, runs: [run("Lead", x, y, 9), run("12", x + 200, y, 9)] });
+    expect(regionOfLine(line(55, 625), regions)).toBe(0);
+    expect(regionOfLine(line(55, 700), regions)).toBe(-1);
+    expect(regionOfLine(line(320, 625), regions)).toBe(-1);
   });
 });
 

@@ -12,6 +12,7 @@
  * cell by cell, a line drawn in dashes) are merged into one.
  *
  * Pure: the operator list and pdf.js's operator codes come in, so tests feed it synthetic lists.
+ * How the rules stand against the lines of text is ruled-lines.ts's.
  */
 
 /** A drawn straight segment, from (x0, y0) to (x1, y1). */
@@ -232,38 +233,6 @@ function mergeRules(rules: Rule[]): Rule[] {
   return out.sort((a, b) => a.at - b.at || a.from - b.from);
 }
 
-/**
- * Where a line of text sits across the rules: a rule crosses the line when it runs through the
- * middle of its letters (a third of the font size above the baseline), which the rules between
- * the cells of a row always do and a rule above or under the row never does.
- */
-const LETTER_MIDDLE_EMS = 0.3;
-
-/** The x of the vertical rules that run through a line (baseline `y`, font size `size`) between `x0` and `x1`. */
-export function rulesThroughLine(vertical: readonly Rule[], y: number, size: number, x0: number, x1: number): number[] {
-  const middle = y + LETTER_MIDDLE_EMS * size;
-  return vertical.filter((r) => r.from <= middle && r.to >= middle && r.at > x0 && r.at < x1).map((r) => r.at);
-}
-
-/**
- * A horizontal rule this far across a table (share of its width) separates its rows there; an
- * underlined word, a rule under one header cell, a fraction's bar in a formula, does not.
- */
-const ROW_RULE_SHARE = 0.5;
-
-/**
- * Whether a horizontal rule runs between two lines of a table (baselines `above` > `below`,
- * font size `size`) across most of the table's width x0..x1: below the middle of the upper
- * line's letters and above the top of the lower line's small letters.
- */
-export function ruleBetweenLines(horizontal: readonly Rule[], above: number, below: number, size: number, x0: number, x1: number): boolean {
-  const top = above + LETTER_MIDDLE_EMS * size;
-  const bottom = below + 2 * LETTER_MIDDLE_EMS * size;
-  const width = x1 - x0;
-  if (!(width > 0) || top <= bottom) return false;
-  return horizontal.some((r) => r.at < top && r.at > bottom && Math.min(r.to, x1) - Math.max(r.from, x0) >= ROW_RULE_SHARE * width);
-}
-
 /** A ruled table's grid: the box its rules enclose, and its vertical rules. */
 export interface RuledRegion {
   x0: number;
@@ -343,15 +312,4 @@ export function tableRulings(rulings: PageRulings): TableRulings {
     regions.push({ x0, y0, x1, y1, vertical: g.v.sort((a, b) => a.at - b.at || a.from - b.from) });
   }
   return { regions, lone: lone.sort((a, b) => a.at - b.at || a.from - b.from), horizontal: rulings.horizontal };
-}
-
-/**
- * The grid a line of text starts in (its letters' middle inside the grid's height, its start
- * inside its width), or -1. A line may run on past its grid: a grid of VAT rates set beside the
- * terms of sale, on the same baselines.
- */
-export function regionOfLine(regions: readonly RuledRegion[], y: number, size: number, x0: number): number {
-  const middle = y + LETTER_MIDDLE_EMS * size;
-  const slack = LETTER_MIDDLE_EMS * size;
-  return regions.findIndex((r) => middle >= r.y0 && middle <= r.y1 && x0 >= r.x0 - slack && x0 <= r.x1);
 }

@@ -15,7 +15,8 @@
  */
 import type { TextRun } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
-import { rulesThroughLine, type Rule } from "./rulings.js";
+import { rulesThroughLine } from "./ruled-lines.js";
+import type { Rule } from "./rulings.js";
 
 export interface ColumnOptions {
   /** A gap wider than this × font size separates cells whatever stands on either side. */

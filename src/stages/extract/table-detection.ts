@@ -19,7 +19,8 @@ import { breaksWordBefore } from "../../text/word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 import { isRightToLeft } from "./reading-direction.js";
 import { joinCellLines } from "../../text/line-join.js";
-import { NO_RULINGS, regionOfLine, ruleBetweenLines, rulesThroughLine, tableRulings, type PageRulings, type RuledRegion, type Rule } from "./rulings.js";
+import { NO_RULINGS, tableRulings, type PageRulings, type RuledRegion, type Rule } from "./rulings.js";
+import { cutAtRules, lineCuts, regionOfLine, ruleBetweenLines } from "./ruled-lines.js";
 
 export interface TableOptions extends SpacingOptions {
   /** The gap (× font size) that separates cells; the same that separates columns. */
@@ -53,7 +54,7 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
   const rulings = tableRulings(drawn);
   const { regions } = rulings;
   // A ruled table is a block of its own: no table runs into it or out of it.
-  const regionOf = lines.map((l) => (regions.length ? regionIndex(l, regions) : -1));
+  const regionOf = lines.map((l) => (regions.length ? regionOfLine(l, regions) : -1));
   // The rules that may part a line's cells: its grid's, or the lone ones.
   const columnRules = (k: number) => regions[regionOf[k]!]?.vertical ?? rulings.lone;
   if (regions.length) blockStarts = new Set([...blockStarts, ...regionOf.flatMap((r, k) => (k > 0 && r !== regionOf[k - 1] ? [k] : []))]);
@@ -311,37 +312,6 @@ function continuesRow(prev: Row, cells: readonly TextRun[][], y: number, pitch: 
  * two rules, a cell's lines too. A grid that rules only its header parts one pair in many.
  */
 const ROW_RULED_SHARE = 0.25;
-
-/** The grid a line starts in, or -1. */
-function regionIndex(line: Line, regions: readonly RuledRegion[]): number {
-  if (line.runs.length === 0) return -1;
-  return regionOfLine(regions, line.y, line.runs[0]!.fontSize, Math.min(...line.runs.map((r) => r.x)));
-}
-
-/** A run that a rule runs through between two of its words, as one run for the words on each side. */
-function cutAtRules(run: TextRun, cuts: readonly number[]): TextRun[] {
-  if (!cuts.some((x) => x > run.x && x < run.x + run.width)) return [run];
-  const pieces: TextRun[][] = [];
-  let side = -1;
-  for (const word of runWords(run)) {
-    const mid = word.x + word.width / 2;
-    const at = cuts.filter((x) => x < mid).length;
-    if (at !== side || pieces.length === 0) pieces.push([]);
-    side = at;
-    pieces[pieces.length - 1]!.push(word);
-  }
-  return pieces.map((words) => {
-    const last = words[words.length - 1]!;
-    return { ...words[0]!, text: words.map((w) => w.text).join(" "), width: last.x + last.width - words[0]!.x };
-  });
-}
-
-/** The x of the vertical rules through a line, inside its extent. */
-function lineCuts(line: Line, vertical: readonly Rule[]): number[] {
-  const x0 = Math.min(...line.runs.map((r) => r.x));
-  const x1 = Math.max(...line.runs.map((r) => r.x + r.width));
-  return rulesThroughLine(vertical, line.y, median(line.runs.map((r) => r.fontSize)), x0, x1);
-}
 
 /** The last run above and the first run below are set in one font at one size (an empty cell above takes any). */
 function sameFont(above: readonly TextRun[], below: readonly TextRun[]): boolean {

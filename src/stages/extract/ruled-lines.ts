@@ -1,0 +1,80 @@
+/**
+ * Where the rules a page draws (rulings.ts) stand against its lines of text: which rules run
+ * through a line between its words, whether a rule runs between two lines, which grid a line
+ * stands in (docs/extraction.md §4.4.1).
+ */
+import type { Line, TextRun } from "../../core/records.js";
+import { median } from "../../text/text-geometry.js";
+import type { Rule, RuledRegion } from "./rulings.js";
+import { runWords } from "./run-words.js";
+
+/**
+ * Where a line of text sits across the rules: a rule crosses the line when it runs through the
+ * middle of its letters (a third of the font size above the baseline), which the rules between
+ * the cells of a row always do and a rule above or under the row never does.
+ */
+const LETTER_MIDDLE_EMS = 0.3;
+
+/** The x of the vertical rules that run through a line (baseline `y`, font size `size`) between `x0` and `x1`. */
+export function rulesThroughLine(vertical: readonly Rule[], y: number, size: number, x0: number, x1: number): number[] {
+  const middle = y + LETTER_MIDDLE_EMS * size;
+  return vertical.filter((r) => r.from <= middle && r.to >= middle && r.at > x0 && r.at < x1).map((r) => r.at);
+}
+
+/**
+ * A horizontal rule this far across a table (share of its width) separates its rows there; an
+ * underlined word, a rule under one header cell, a fraction's bar in a formula, does not.
+ */
+const ROW_RULE_SHARE = 0.5;
+
+/**
+ * Whether a horizontal rule runs between two lines of a table (baselines `above` > `below`,
+ * font size `size`) across most of the table's width x0..x1: below the middle of the upper
+ * line's letters and above the top of the lower line's small letters.
+ */
+export function ruleBetweenLines(horizontal: readonly Rule[], above: number, below: number, size: number, x0: number, x1: number): boolean {
+  const top = above + LETTER_MIDDLE_EMS * size;
+  const bottom = below + 2 * LETTER_MIDDLE_EMS * size;
+  const width = x1 - x0;
+  if (!(width > 0) || top <= bottom) return false;
+  return horizontal.some((r) => r.at < top && r.at > bottom && Math.min(r.to, x1) - Math.max(r.from, x0) >= ROW_RULE_SHARE * width);
+}
+
+/**
+ * The grid a line of text starts in (its letters' middle inside the grid's height, its start
+ * inside its width), or -1. A line may run on past its grid: a grid of VAT rates set beside the
+ * terms of sale, on the same baselines.
+ */
+export function regionOfLine(line: Line, regions: readonly RuledRegion[]): number {
+  if (line.runs.length === 0) return -1;
+  const size = line.runs[0]!.fontSize;
+  const x0 = Math.min(...line.runs.map((r) => r.x));
+  const middle = line.y + LETTER_MIDDLE_EMS * size;
+  const slack = LETTER_MIDDLE_EMS * size;
+  return regions.findIndex((r) => middle >= r.y0 && middle <= r.y1 && x0 >= r.x0 - slack && x0 <= r.x1);
+}
+
+/** A run that a rule runs through between two of its words, as one run for the words on each side. */
+export function cutAtRules(run: TextRun, cuts: readonly number[]): TextRun[] {
+  if (!cuts.some((x) => x > run.x && x < run.x + run.width)) return [run];
+  const pieces: TextRun[][] = [];
+  let side = -1;
+  for (const word of runWords(run)) {
+    const mid = word.x + word.width / 2;
+    const at = cuts.filter((x) => x < mid).length;
+    if (at !== side || pieces.length === 0) pieces.push([]);
+    side = at;
+    pieces[pieces.length - 1]!.push(word);
+  }
+  return pieces.map((words) => {
+    const last = words[words.length - 1]!;
+    return { ...words[0]!, text: words.map((w) => w.text).join(" "), width: last.x + last.width - words[0]!.x };
+  });
+}
+
+/** The x of the vertical rules through a line, inside its extent. */
+export function lineCuts(line: Line, vertical: readonly Rule[]): number[] {
+  const x0 = Math.min(...line.runs.map((r) => r.x));
+  const x1 = Math.max(...line.runs.map((r) => r.x + r.width));
+  return rulesThroughLine(vertical, line.y, median(line.runs.map((r) => r.fontSize)), x0, x1);
+}
