@@ -75,6 +75,20 @@ const UNTAGGED_TRUST_FACTOR = 4;
 /** Roles whose element is one paragraph; other elements with direct content are split by geometry. */
 const PARAGRAPH_ROLES = new Set(["P", "H", "H1", "H2", "H3", "H4", "H5", "H6", "LI", "Lbl", "LBody", "Caption", "TOCI", "Note", "BibEntry", "Title", "FENote"]);
 
+/**
+ * A page's reading again with the rules its drawing shows (page-drawing.ts), from the lines,
+ * columns and tagged blocks its first reading found: only its tables are found again.
+ */
+const withRules = new WeakMap<PageLines, (segments: readonly Segment[]) => PageLines>();
+
+/**
+ * The page read again with the straight lines it draws (in user space) as the rules of its
+ * tables (docs/extraction.md §4.4.1); the page itself when it came from no `layoutLines`.
+ */
+export function withDrawnRules(page: PageLines, segments: readonly Segment[]): PageLines {
+  return withRules.get(page)?.(segments) ?? page;
+}
+
 /** Phase one: items (with marked content) → sections in reading order. */
 export function layoutLines(
   items: readonly unknown[],
@@ -84,16 +98,22 @@ export function layoutLines(
   frame?: PageFrame,
   /** The document's fixed-pitch evidence from the pages before (text-runs.ts); this page's is added. */
   fontCells?: FontCells,
-  /** The straight lines the page draws (page-drawing.ts), in user space: the rules of its tables. */
-  segments: readonly Segment[] = [],
 ): PageLines {
   const { angle, body, offAxis, stretchedFixedPitch } = orientRuns(markItems(items), styles, fontCells);
-  const rulings = segments.length ? axisRulings(segments, angle) : NO_RULINGS;
   const facts = { chars: countChars([...body, ...offAxis.flat()]), ocrSuspect: stretchedFixedPitch };
   const tail = offAxis.map((group) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true }))));
+  // The page as read with these rules (none at first), and the way to read it with others.
+  const read = (build: (rulings: PageRulings) => PageLines): PageLines => {
+    const page = build(NO_RULINGS);
+    withRules.set(page, (segments) => build(axisRulings(segments, angle)));
+    return page;
+  };
   const geometric = (reason: string, untaggedGlyphs: number): PageLines => {
-    const page = geometricOrder(body, options, frame, rulings);
-    return finish({ ...page, ...facts, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
+    const lines = geometricLines(body, options, frame);
+    return read((rulings) => {
+      const page = geometricSections(lines, options, rulings);
+      return finish({ ...page, ...facts, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
+    });
   };
 
   if (options.readingOrder === "geometry") return geometric("geometry was asked for", 0);
@@ -112,17 +132,19 @@ export function layoutLines(
     return geometric(`${share}% of the page's characters are outside the structure tree`, untaggedGlyphs);
   }
   const sections = structureSections(body, order, options);
-  const rest = untagged.length ? geometricOrder(untagged, options, frame, rulings).sections : [];
-  return finish(
-    {
-      ...facts,
-      sections: [...sections, ...rest, ...tail],
-      orderSource: "structure",
-      orderReason: untaggedGlyphs ? `structure tree; ${untaggedGlyphs} untagged characters follow as a geometric tail` : "structure tree",
-      untaggedGlyphs,
-      columns: 1,
-    },
-    options,
+  const restLines = untagged.length ? geometricLines(untagged, options, frame) : undefined;
+  return read((rulings) =>
+    finish(
+      {
+        ...facts,
+        sections: [...sections, ...(restLines ? geometricSections(restLines, options, rulings).sections : []), ...tail],
+        orderSource: "structure",
+        orderReason: untaggedGlyphs ? `structure tree; ${untaggedGlyphs} untagged characters follow as a geometric tail` : "structure tree",
+        untaggedGlyphs,
+        columns: 1,
+      },
+      options,
+    ),
   );
 }
 
@@ -132,7 +154,7 @@ export function layoutLines(
  * normalisation, so that phase two makes their paragraphs as for any other page.
  */
 export function layoutRuns(runs: readonly TextRun[], options: LayoutOptions, orderReason: string): PageLines {
-  const page = geometricOrder(runs, options);
+  const page = geometricSections(geometricLines(runs, options), options, NO_RULINGS);
   return finish({ ...page, chars: countChars(runs), ocrSuspect: false, orderSource: "geometry", orderReason, untaggedGlyphs: 0 }, options);
 }
 
@@ -144,13 +166,26 @@ function flow(lines: Line[], flowBreaks: ReadonlySet<number> = new Set()): Secti
   return { kind: "flow", lines, flowBreaks };
 }
 
-/** Geometric order: rows by baseline, columns, then tables cut out of the flow. */
-function geometricOrder(runs: readonly TextRun[], options: LayoutOptions, frame?: PageFrame, rulings: PageRulings = NO_RULINGS): Pick<PageLines, "sections" | "columns"> {
+/** The geometric order's lines: rows by baseline, in the order of their columns. */
+interface GeometricLines {
+  lines: Line[];
+  flowBreaks: ReadonlySet<number>;
+  blockStarts: ReadonlySet<number>;
+  columns: PageLines["columns"];
+}
+
+/** Geometric order, first part: rows by baseline, columns (the page's costly part, done once). */
+function geometricLines(runs: readonly TextRun[], options: LayoutOptions, frame?: PageFrame): GeometricLines {
   const rows = groupLines(runs, options);
   const columnOrder = orderByColumns(rows, options, frame);
-  const { flowBreaks, columns } = columnOrder;
+  const { flowBreaks, columns, blockStarts } = columnOrder;
   const lines = options.dropListingLineNumbers ? stripListingLineNumbers(columnOrder.lines, options) : columnOrder.lines;
   for (const line of lines) if (line.runs.every((r) => r.artifact)) line.role = "Artifact";
+  return { lines, flowBreaks, blockStarts, columns };
+}
+
+/** Geometric order, second part: tables cut out of the flow, with the rules the page draws if known. */
+function geometricSections({ lines, flowBreaks, blockStarts, columns }: GeometricLines, options: LayoutOptions, rulings: PageRulings): Pick<PageLines, "sections" | "columns"> {
   const sections: Section[] = [];
   let from = 0;
   const pushFlow = (to: number) => {
@@ -158,7 +193,7 @@ function geometricOrder(runs: readonly TextRun[], options: LayoutOptions, frame?
     const breaks = new Set([...flowBreaks].filter((b) => b > from && b < to).map((b) => b - from));
     sections.push(flow(lines.slice(from, to), breaks));
   };
-  for (const table of detectTables(lines, options, columnOrder.blockStarts, rulings)) {
+  for (const table of detectTables(lines, options, blockStarts, rulings)) {
     pushFlow(table.start);
     sections.push({ kind: "paragraph", lines: table.rows, paragraph: "table" });
     from = table.end;

@@ -5,13 +5,13 @@ import { parsePageRange, selectPages, type PageSpan } from "./page-range.js";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
 import { readDrawnSegments } from "./page-drawing.js";
-import { documentLineGap, hasGeometricTable, layoutLines, layoutParagraphs, monospacedShare, type LayoutOptions, type PageLayout, type PageLines } from "./page-layout.js";
+import { documentLineGap, hasGeometricTable, layoutLines, withDrawnRules, layoutParagraphs, monospacedShare, type LayoutOptions, type PageLayout, type PageLines } from "./page-layout.js";
 import { withBlockRoles } from "../../text/block-roles.js";
 import { readOutline } from "./document-outline.js";
 import type { StructTreeNode } from "./structure-order.js";
 import { probePage, type PageProbe } from "./page-probe.js";
 import { openPdf } from "./pdfjs-loader.js";
-import { copyFontCells, type FontCells, type PdfFontStyles } from "./text-runs.js";
+import type { FontCells, PdfFontStyles } from "./text-runs.js";
 import { formItems, type PdfAnnotation } from "./form-fields.js";
 import { renameFonts, type FontNames } from "./font-names.js";
 import type { TextItem } from "pdfjs-dist/types/src/display/api.js";
@@ -220,13 +220,11 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions,
     const tagged = layout.readingOrder !== "geometry" && items.some((it) => "id" in it && it.id);
     const tree = tagged ? ((await page.getStructTree().catch(() => null)) as StructTreeNode | null) : null;
     const frame = { width: viewport.width, height: viewport.height };
-    // The fixed-pitch evidence before this page, for a second reading to judge fonts as the first did.
-    const cellsBefore = copyFontCells(fonts.cells);
     let lines = layoutLines(items, content.styles as PdfFontStyles, tree, layout, frame, fonts.cells);
-    // A table found from the words alone is read again with the rules the page draws.
+    // A table found from the words alone is found again with the rules the page draws.
     if (hasGeometricTable(lines)) {
       const segments = await readDrawnSegments(page).catch(() => []);
-      if (segments.length) lines = layoutLines(items, content.styles as PdfFontStyles, tree, layout, frame, cellsBefore, segments);
+      if (segments.length) lines = withDrawnRules(lines, segments);
     }
     renameFonts(lines.sections, fonts.names, content.styles as PdfFontStyles);
     const probe = lines.chars < SPARSE_PAGE_CHARS || lines.ocrSuspect ? await probePage(page).catch(() => undefined) : undefined;

@@ -63,11 +63,6 @@ interface Oriented {
  */
 export type FontCells = Map<string, { min: number; max: number; sum: number; count: number }>;
 
-/** A copy of the fixed-pitch evidence that a page's reading can add to without changing the original. */
-export function copyFontCells(cells: FontCells): FontCells {
-  return new Map([...cells].map(([font, c]) => [font, { ...c }]));
-}
-
 export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles = {}, seenCells: FontCells = new Map()): OrientedRuns {
   const oriented: Oriented[] = [];
   let spaceBefore = false;
