@@ -221,6 +221,21 @@ describe("table detection", () => {
     expect(tables[1]!.rows.map((r) => r.text)).toEqual(["Product\t2021\t2022\t2023", "Salmon\t1,204\t1,377\t1,562", "Cod\t802\t911\t875", "Herring\t412\t455\t470", "Shrimp\t96\t104\t131"]);
   });
 
+  it("starts a table under a title line with a phrase across most of it, wider than any cell", () => {
+    // "Table 2." and its title as two runs 10 pt apart: two pieces, like a row's cells.
+    const runs = [
+      run("Table 2.", 60, 716, 10, 40),
+      run("Landings and exports by quay, in tonnes, 2021 to 2023", 110, 716, 10, 290),
+      ...cells(700, ["Quay", "2021", "2022", "2023"]),
+      ...cells(684, ["North", "1,204", "1,377", "1,562"]),
+      ...cells(668, ["South", "802", "911", "875"]),
+      ...cells(652, ["East", "412", "455", "470"]),
+    ];
+    const tables = detectTables(groupLines(runs, options), options);
+    expect(tables.map((t) => [t.start, t.end])).toEqual([[1, 5]]);
+    expect(tables[0]!.rows[1]!.text).toBe("North\t1,204\t1,377\t1,562");
+  });
+
   it("joins a wrapped cell that goes on with a word the cell above broke, even at the rows' own pitch", () => {
     const runs = [
       ...cells(700, ["dn", "Linear map of remark 12"]),

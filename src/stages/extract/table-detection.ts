@@ -34,6 +34,23 @@ export interface TableRange {
   end: number;
 }
 
+/**
+ * A piece of a first line across this share of the table's width or more, and across
+ * TITLE_HIDES_COLUMNS of the table's column boundaries (found with the line or under it,
+ * whichever shows more: a title on two lines hides them from the rows under its first), is a
+ * title's, when no row under it has a piece as wide. A long first cell stays in its column.
+ */
+const TITLE_PIECE_SHARE = 0.5;
+
+function isTitleLine(first: ReturnType<typeof fragmentsOf>, below: readonly ReturnType<typeof fragmentsOf>[], boundaries: readonly { x0: number; x1: number }[]): boolean {
+  const pieces = below.flat();
+  if (pieces.length === 0) return false;
+  const width = Math.max(...pieces.map((p) => p.x1)) - Math.min(...pieces.map((p) => p.x0));
+  const widestBelow = Math.max(...pieces.map((p) => p.x1 - p.x0));
+  const across = (p: (typeof first)[number]) => boundaries.filter((b) => p.x0 < b.x0 && p.x1 > b.x1).length;
+  return first.some((p) => p.x1 - p.x0 >= TITLE_PIECE_SHARE * width && p.x1 - p.x0 > widestBelow && across(p) >= TITLE_HIDES_COLUMNS);
+}
+
 /** A table must have more rows than this under a first line for that line to be weighed as a title. */
 const MIN_ROWS_AFTER_TITLE = 3;
 /** Columns a first line must hide to be a title over the table rather than its first row. */
@@ -214,7 +231,13 @@ function buildTable(
   if (boundaries.length === 0) return undefined;
   // A first line whose parts line up with no column (a title with the unit at its right) hides
   // the table's columns: the table starts under it.
-  if (count > MIN_ROWS_AFTER_TITLE && columnBoundaries(words.slice(1), options).length >= boundaries.length + TITLE_HIDES_COLUMNS) return undefined;
+  if (count > MIN_ROWS_AFTER_TITLE) {
+    const under = columnBoundaries(words.slice(1), options);
+    if (under.length >= boundaries.length + TITLE_HIDES_COLUMNS) return undefined;
+    // So does a first line with a piece across most of the table and its columns, wider than
+    // any piece under it ("Table 2." beside "Actual and projected numbers for enrollment…").
+    if (isTitleLine(frags[0]!, frags.slice(1, count), boundaries.length > under.length ? boundaries : under)) return undefined;
+  }
   const columns = boundaries.length + 1;
   const cellsOf = (k: number) => {
     const cells: TextRun[][] = Array.from({ length: columns }, () => []);
