@@ -158,6 +158,13 @@ describe("rules and lines of text", () => {
     const short: Rule[] = [{ at: 612, from: 50, to: 90 }];
     expect(ruleBetweenLines(across, 620, 600, 10, 50, 300)).toBe(true);
     expect(ruleBetweenLines(short, 620, 600, 10, 50, 300)).toBe(false);
+    // A rule broken where a stub cell spans it counts by its pieces: 200 of 250 points.
+    const broken: Rule[] = [
+      { at: 612, from: 100, to: 200 },
+      { at: 612, from: 200, to: 300 },
+    ];
+    expect(ruleBetweenLines(broken, 620, 600, 10, 50, 300)).toBe(true);
+    expect(ruleBetweenLines([broken[0]!], 620, 600, 10, 50, 300)).toBe(false);
     // A rule through the lower line's letters is not between the two lines.
     expect(ruleBetweenLines([{ at: 603, from: 50, to: 300 }], 620, 600, 10, 50, 300)).toBe(false);
   });

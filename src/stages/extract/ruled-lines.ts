@@ -22,8 +22,9 @@ export function rulesThroughLine(vertical: readonly Rule[], y: number, size: num
 }
 
 /**
- * A horizontal rule this far across a table (share of its width) separates its rows there; an
- * underlined word, a rule under one header cell, a fraction's bar in a formula, does not.
+ * Rules this far across a table between two lines (share of its width, all their pieces
+ * together) separate its rows there; an underlined word, a rule under one header cell, a
+ * fraction's bar in a formula, does not.
  */
 const ROW_RULE_SHARE = 0.5;
 
@@ -37,7 +38,10 @@ export function ruleBetweenLines(horizontal: readonly Rule[], above: number, bel
   const bottom = below + 2 * LETTER_MIDDLE_EMS * size;
   const width = x1 - x0;
   if (!(width > 0) || top <= bottom) return false;
-  return horizontal.some((r) => r.at < top && r.at > bottom && Math.min(r.to, x1) - Math.max(r.from, x0) >= ROW_RULE_SHARE * width);
+  // A rule broken where a cell spans it (a stub column's cell over two header rows) counts by its pieces.
+  let covered = 0;
+  for (const r of horizontal) if (r.at < top && r.at > bottom) covered += Math.max(0, Math.min(r.to, x1) - Math.max(r.from, x0));
+  return covered >= ROW_RULE_SHARE * width;
 }
 
 /**
