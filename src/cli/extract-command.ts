@@ -167,7 +167,7 @@ function jsonOutput(result: Extract<DocumentResult, { status: "ok" }>): object {
   return {
     document: result.document,
     pages: result.pages.map(({ type: _type, documentId: _id, uri: _uri, number, text, ...fields }) => ({ number, text, ...fields })),
-    tables: documentTables(result.pages).map((t) => ({ page: t.page, index: t.index, rows: t.rows.length, columns: t.rows[0]?.length ?? 0, cells: tableCells(t) })),
+    tables: documentTables(result.pages).map((t) => ({ page: t.page, pages: t.pages, index: t.index, rows: t.rows.length, columns: t.rows[0]?.length ?? 0, cells: tableCells(t) })),
     warnings: result.warnings,
   };
 }

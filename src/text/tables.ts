@@ -7,27 +7,63 @@
 import type { PageRecord } from "../core/records.js";
 
 export interface DocumentTable {
-  /** The page the table is printed on. */
+  /** The page the table starts on. */
   page: number;
+  /** Every page it is printed on: more than one for a table continued over a page break. */
+  pages: number[];
   /** 1 for the document's first table, in reading order. */
   index: number;
   /** The rows, top first; each row's cells left to right (right to left in a right-to-left table), empty cells kept. */
   rows: string[][];
 }
 
-/** Every table paragraph of the pages, in reading order. */
+/**
+ * Every table paragraph of the pages, in reading order. A table that ends its page and goes on
+ * as the next page's first table, with as many columns, is one table: its header printed again
+ * on the new page is dropped, and a title line saying so ("Table 2 (continued)") may stand
+ * before it (docs/extraction.md §6.10).
+ */
 export function documentTables(pages: readonly PageRecord[]): DocumentTable[] {
   const tables: DocumentTable[] = [];
+  // The table that ends the page before, when nothing follows it there.
+  let open: DocumentTable | undefined;
   for (const page of pages) {
-    for (const paragraph of page.paragraphs) {
-      if (paragraph.kind !== "table") continue;
-      const rows = page.lines.slice(paragraph.start, paragraph.end).map((line) => line.text.split("\t"));
-      // Every row as wide as the widest: a CSV reader expects one width.
-      const columns = Math.max(0, ...rows.map((r) => r.length));
-      tables.push({ page: page.number, index: tables.length + 1, rows: rows.map((r) => [...r, ...Array<string>(columns - r.length).fill("")]) });
-    }
+    const carried = open?.pages[open.pages.length - 1] === page.number - 1 ? open : undefined;
+    open = undefined;
+    page.paragraphs.forEach((paragraph, k) => {
+      if (paragraph.kind !== "table") return;
+      const rows = widened(page.lines.slice(paragraph.start, paragraph.end).map((line) => line.text.split("\t")));
+      const before = page.paragraphs.slice(0, k).map((p) => page.lines.slice(p.start, p.end).map((l) => l.text).join(" "));
+      const continued = carried && tables[tables.length - 1] === carried && carries(carried, rows, before);
+      if (continued) {
+        carried.rows.push(...(sameRow(rows[0], carried.rows[0]) ? rows.slice(1) : rows));
+        carried.pages.push(page.number);
+      } else {
+        tables.push({ page: page.number, pages: [page.number], index: tables.length + 1, rows });
+      }
+      if (k === page.paragraphs.length - 1) open = tables[tables.length - 1];
+    });
   }
   return tables;
+}
+
+/** A title line before a table on its new page that says the table goes on. */
+const CONTINUED = /\bcontinued\b|\(cont(?:'d|d)?\.{0,3}\)|\bcont(?:'d|d)\b|\bfortsetzung\b|\(suite\)/iu;
+
+/** The next page's first table goes on with `table`: as many columns, and before it nothing, or only a title saying so. */
+function carries(table: DocumentTable, rows: readonly string[][], before: readonly string[]): boolean {
+  if ((rows[0]?.length ?? 0) !== (table.rows[0]?.length ?? -1)) return false;
+  return before.length === 0 || (before.length === 1 && CONTINUED.test(before[0]!));
+}
+
+function sameRow(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return a !== undefined && b !== undefined && a.length === b.length && a.every((cell, j) => cell.trim() === b[j]!.trim());
+}
+
+/** Every row as wide as the widest: a CSV reader expects one width. */
+function widened(rows: string[][]): string[][] {
+  const columns = Math.max(0, ...rows.map((r) => r.length));
+  return rows.map((r) => [...r, ...Array<string>(columns - r.length).fill("")]);
 }
 
 /**

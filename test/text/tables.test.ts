@@ -14,11 +14,45 @@ describe("tables as data", () => {
       { start: 1, end: 4, kind: "table" },
     ]);
     const tables = documentTables([page]);
-    expect(tables).toEqual([{ page: 1, index: 1, rows: [["Item", "Qty", "Price"], ["Pump", "2", ""], ["Total", "", "90.00"]] }]);
+    expect(tables).toEqual([{ page: 1, pages: [1], index: 1, rows: [["Item", "Qty", "Price"], ["Pump", "2", ""], ["Total", "", "90.00"]] }]);
     expect(tableCells(tables[0]!).slice(3, 6)).toEqual([
       { row: 1, col: 0, text: "Pump" },
       { row: 1, col: 1, text: "2" },
       { row: 1, col: 2, text: "" },
+    ]);
+  });
+});
+
+describe("tables over a page break", () => {
+  const lines = (texts: string[]) => texts.map((text, k) => ({ text, x: 72, y: 700 - 14 * k, width: 200, fontSize: 10, runs: [] }));
+  /** A page of paragraphs: each a [kind, lines] pair. */
+  const page = (number: number, paragraphs: ["text" | "table", string[]][]) => {
+    const all: string[] = [];
+    const spans = paragraphs.map(([kind, texts]) => {
+      const start = all.length;
+      all.push(...texts);
+      return { start, end: all.length, kind };
+    });
+    return pageRecord(lines(all), spans, { number });
+  };
+
+  it("joins a table that ends its page with the next page's first table, its header printed again dropped", () => {
+    const tables = documentTables([
+      page(1, [["text", ["Landings by quay"]], ["table", ["Quay\tTonnes", "North\t1,204"]]]),
+      page(2, [["table", ["Quay\tTonnes", "South\t802"]], ["text", ["Figures are provisional."]]]),
+    ]);
+    expect(tables).toEqual([{ page: 1, pages: [1, 2], index: 1, rows: [["Quay", "Tonnes"], ["North", "1,204"], ["South", "802"]] }]);
+  });
+
+  it("lets a title saying the table goes on stand before it, and keeps tables apart when text comes between or the columns differ", () => {
+    const continued = documentTables([page(1, [["table", ["Quay\tTonnes", "North\t1,204"]]]), page(2, [["text", ["Table 2 (continued)"]], ["table", ["South\t802"]]])]);
+    expect(continued.map((t) => [t.pages, t.rows.length])).toEqual([[[1, 2], 3]]);
+    const apart = documentTables([page(1, [["table", ["Quay\tTonnes", "North\t1,204"]], ["text", ["Source: harbour office."]]]), page(2, [["table", ["South\t802"]]])]);
+    expect(apart.map((t) => t.pages)).toEqual([[1], [2]]);
+    const otherColumns = documentTables([page(1, [["table", ["Quay\tTonnes", "North\t1,204"]]]), page(2, [["table", ["South\t802\t2026"]]])]);
+    expect(otherColumns.map((t) => [t.index, t.pages])).toEqual([
+      [1, [1]],
+      [2, [2]],
     ]);
   });
 });
