@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "../pipeline/limits.j
 import { FileWorker, splitFile } from "../run/file-worker.js";
 import type { ComponentConfig } from "../run/worker-protocol.js";
 import { documentViewText, pageViewText } from "../text/document-view.js";
-import { documentTables, tableCells, tableCsv } from "../text/tables.js";
+import { documentTables, tableCells, tableCsv, type DocumentTable } from "../text/tables.js";
 import type { EarlyWorker } from "./early-extraction-worker.js";
 import { escapeControls } from "./escape-controls.js";
 
@@ -79,12 +79,13 @@ export async function extractCommand(file: string, flags: ExtractFlags, early?: 
       say(`${file}: ${result.error.code}: ${result.error.message}`);
       return EXIT.failedDocuments;
     }
-    if (flags.tables !== undefined) await writeTables(flags.tables, name, result.pages);
+    const tables = flags.tables !== undefined || flags.format !== "text" ? documentTables(result.pages) : [];
+    if (flags.tables !== undefined) await writeTables(flags.tables, name, tables);
     process.stdout.write(
       flags.format === "json"
-        ? JSON.stringify(jsonOutput(result), null, 2) + "\n"
+        ? JSON.stringify(jsonOutput(result, tables), null, 2) + "\n"
         : flags.format === "csv"
-          ? documentTables(result.pages).map((t) => tableCsv(t.rows)).join("\n")
+          ? tables.map((t) => tableCsv(t.rows)).join("\n")
           : textOutput(result.pages, flags.format === "markdown" ? "markdown" : "plain", flags.markers ?? false),
     );
     return EXIT.ok;
@@ -163,18 +164,17 @@ export function textOutput(pages: readonly PageRecord[], format: TextFormat, mar
   return text ? text + "\n" : "";
 }
 
-function jsonOutput(result: Extract<DocumentResult, { status: "ok" }>): object {
+function jsonOutput(result: Extract<DocumentResult, { status: "ok" }>, tables: readonly DocumentTable[]): object {
   return {
     document: result.document,
     pages: result.pages.map(({ type: _type, documentId: _id, uri: _uri, number, text, ...fields }) => ({ number, text, ...fields })),
-    tables: documentTables(result.pages).map((t) => ({ page: t.page, pages: t.pages, index: t.index, rows: t.rows.length, columns: t.rows[0]?.length ?? 0, cells: tableCells(t) })),
+    tables: tables.map((t) => ({ page: t.page, pages: t.pages, index: t.index, rows: t.rows.length, columns: t.rows[0]?.length ?? 0, cells: tableCells(t) })),
     warnings: result.warnings,
   };
 }
 
 /** Each table as `<name>-p<page>-t<index>.csv` in `folder` (made if missing); says how many on stderr. */
-async function writeTables(folder: string, name: string, pages: readonly PageRecord[]): Promise<void> {
-  const tables = documentTables(pages);
+async function writeTables(folder: string, name: string, tables: readonly DocumentTable[]): Promise<void> {
   await mkdir(folder, { recursive: true });
   const stem = basename(name, extname(name));
   for (const t of tables) await writeFile(join(folder, `${stem}-p${t.page}-t${t.index}.csv`), tableCsv(t.rows));

@@ -33,8 +33,8 @@ export function documentTables(pages: readonly PageRecord[]): DocumentTable[] {
     page.paragraphs.forEach((paragraph, k) => {
       if (paragraph.kind !== "table") return;
       const rows = widened(page.lines.slice(paragraph.start, paragraph.end).map((line) => line.text.split("\t")));
-      const before = page.paragraphs.slice(0, k).map((p) => page.lines.slice(p.start, p.end).map((l) => l.text).join(" "));
-      const continued = carried && tables[tables.length - 1] === carried && carries(carried, rows, before);
+      const before = () => page.paragraphs.slice(0, k).map((p) => page.lines.slice(p.start, p.end).map((l) => l.text).join(" "));
+      const continued = carried && tables[tables.length - 1] === carried && carries(carried, rows, before());
       if (continued) {
         carried.rows.push(...(sameRow(rows[0], carried.rows[0]) ? rows.slice(1) : rows));
         carried.pages.push(page.number);

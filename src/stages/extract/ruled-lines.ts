@@ -4,7 +4,6 @@
  * stands in (docs/extraction.md §4.4.1).
  */
 import type { Line, TextRun } from "../../core/records.js";
-import { median } from "../../text/text-geometry.js";
 import type { Rule, RuledRegion } from "./rulings.js";
 import { runWords } from "./run-words.js";
 
@@ -15,10 +14,15 @@ import { runWords } from "./run-words.js";
  */
 const LETTER_MIDDLE_EMS = 0.3;
 
+/** Whether a vertical rule runs through the letters of a line (baseline `y`, font size `size`). */
+export function ruleThroughLine(rule: Rule, y: number, size: number): boolean {
+  const middle = y + LETTER_MIDDLE_EMS * size;
+  return rule.from <= middle && rule.to >= middle;
+}
+
 /** The x of the vertical rules that run through a line (baseline `y`, font size `size`) between `x0` and `x1`. */
 export function rulesThroughLine(vertical: readonly Rule[], y: number, size: number, x0: number, x1: number): number[] {
-  const middle = y + LETTER_MIDDLE_EMS * size;
-  return vertical.filter((r) => r.from <= middle && r.to >= middle && r.at > x0 && r.at < x1).map((r) => r.at);
+  return vertical.filter((r) => r.at > x0 && r.at < x1 && ruleThroughLine(r, y, size)).map((r) => r.at);
 }
 
 /**
@@ -50,12 +54,9 @@ export function ruleBetweenLines(horizontal: readonly Rule[], above: number, bel
  * terms of sale, on the same baselines.
  */
 export function regionOfLine(line: Line, regions: readonly RuledRegion[]): number {
-  if (line.runs.length === 0) return -1;
-  const size = line.runs[0]!.fontSize;
-  const x0 = Math.min(...line.runs.map((r) => r.x));
-  const middle = line.y + LETTER_MIDDLE_EMS * size;
-  const slack = LETTER_MIDDLE_EMS * size;
-  return regions.findIndex((r) => middle >= r.y0 && middle <= r.y1 && x0 >= r.x0 - slack && x0 <= r.x1);
+  const middle = line.y + LETTER_MIDDLE_EMS * line.fontSize;
+  const slack = LETTER_MIDDLE_EMS * line.fontSize;
+  return regions.findIndex((r) => middle >= r.y0 && middle <= r.y1 && line.x >= r.x0 - slack && line.x <= r.x1);
 }
 
 /** A run that a rule runs through between two of its words, as one run for the words on each side. */
@@ -78,7 +79,5 @@ export function cutAtRules(run: TextRun, cuts: readonly number[]): TextRun[] {
 
 /** The x of the vertical rules through a line, inside its extent. */
 export function lineCuts(line: Line, vertical: readonly Rule[]): number[] {
-  const x0 = Math.min(...line.runs.map((r) => r.x));
-  const x1 = Math.max(...line.runs.map((r) => r.x + r.width));
-  return rulesThroughLine(vertical, line.y, median(line.runs.map((r) => r.fontSize)), x0, x1);
+  return rulesThroughLine(vertical, line.y, line.fontSize, line.x, line.x + line.width);
 }

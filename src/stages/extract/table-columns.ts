@@ -15,7 +15,7 @@
  */
 import type { TextRun } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
-import { rulesThroughLine } from "./ruled-lines.js";
+import { ruleThroughLine } from "./ruled-lines.js";
 import type { Rule } from "./rulings.js";
 
 export interface ColumnOptions {
@@ -96,6 +96,8 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
   const narrow = NUMBER_GAP_EMS * size;
   const wide = options.gutterRatio * size;
   const consistent = CONSISTENT_GAP_EMS * size;
+  /** A strip under a gutter that numbers stand on both sides of, or that every row shows as a gutter. */
+  const narrowBoundary = (g: Interval) => g.x1 - g.x0 > narrow && (numbersOnBothSides(filled, g) || narrowestRowGap(filled, g) >= wide);
   /** Wide enough to be a boundary of some kind. */
   const wideEnough = (g: Interval) => g.x1 - g.x0 >= wide || g.x1 - g.x0 > narrow;
   // A strip that a few rows cover counts only when each of them covers it whole, with a cell
@@ -107,14 +109,8 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
     .map((g) => leastCovered(spans, (ends ??= spanEnds(spans)), g))
     .filter((g) => spans.every((row) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1))));
   const boundaries = [
-    ...free.filter(
-      (g) =>
-        g.x1 - g.x0 >= wide ||
-        (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) ||
-        (g.x1 - g.x0 > narrow && numbersOnBothSides(filled, g)) ||
-        (g.x1 - g.x0 > narrow && narrowestRowGap(filled, g) >= wide),
-    ),
-    ...nearlyFree.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 > narrow && (numbersOnBothSides(filled, g) || narrowestRowGap(filled, g) >= wide))),
+    ...free.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) || narrowBoundary(g)),
+    ...nearlyFree.filter((g) => g.x1 - g.x0 >= wide || narrowBoundary(g)),
   ].sort((a, b) => a.x0 - b.x0);
   // A drawn rule between the words of the rows is a boundary however narrow the white beside it;
   // it stands for the white strip it runs in.
@@ -122,8 +118,7 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
   if (ruled.length === 0) return withoutLoneColumns(boundaries, filled, new Set());
   const slack = RULE_SLACK_EMS * size;
   // In a table boxed by rules, the rules are all its columns: white inside a cell is the cell's.
-  const boxed = rules.length && isBoxed(filled, rules, left - slack, right + slack);
-  const strips = boxed ? [] : boundaries.filter((b) => !ruled.some((r) => r.x0 >= b.x0 - slack && r.x0 <= b.x1 + slack));
+  const strips = isBoxed(filled, rules, left - slack, right + slack) ? [] : boundaries.filter((b) => !ruled.some((r) => r.x0 >= b.x0 - slack && r.x0 <= b.x1 + slack));
   return withoutLoneColumns([...ruled, ...strips].sort((a, b) => a.x0 - b.x0), filled, new Set(ruled));
 }
 
@@ -139,7 +134,7 @@ function isBoxed(rows: readonly (readonly TextRun[])[], rules: readonly Rule[], 
 }
 
 function crosses(rule: Rule, word: TextRun): boolean {
-  return rulesThroughLine([rule], word.y, word.fontSize, -Infinity, Infinity).length > 0;
+  return ruleThroughLine(rule, word.y, word.fontSize);
 }
 
 /**
@@ -307,8 +302,8 @@ function overlaps(a: Interval, b: Interval): boolean {
 const GAP_ROWS = 3;
 
 /**
- * The narrowest gap that rows with words on both sides of the strip leave across it (Infinity
- * when too few rows do). Left-aligned labels beside right-aligned numbers leave a strip free in
+ * The narrowest gap that rows with words on both sides of the strip leave across it (0 when
+ * fewer than GAP_ROWS do, or a row among them spans it). Left-aligned labels beside right-aligned numbers leave a strip free in
  * every row no wider than the longest label's end to the widest number's start ("District of
  * Columbia" over "2,753,438": 3 points), yet every row sees a gutter between its label and its
  * number: the strip is a boundary when each row's own gap is as wide as one, and the strip

@@ -72,20 +72,19 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
   const { regions } = rulings;
   // A ruled table is a block of its own: no table runs into it or out of it.
   const regionOf = lines.map((l) => (regions.length ? regionOfLine(l, regions) : -1));
-  // The rules that may part a line's cells: its grid's, or the lone ones.
-  const columnRules = (k: number) => regions[regionOf[k]!]?.vertical ?? rulings.lone;
+  const gridRules = (k: number) => regions[regionOf[k]!]?.vertical;
   if (regions.length) blockStarts = new Set([...blockStarts, ...regionOf.flatMap((r, k) => (k > 0 && r !== regionOf[k - 1] ? [k] : []))]);
   // Lines that drawn rules run through, between their words: a ruled table's rows.
   const ruled = new Set<number>();
   const frags = lines.map((l, k) => {
     if (l.runs.every((r) => r.monospace)) return [];
     // A grid's rules cut its lines into cells; a lone rule only parts columns the white already shows.
-    const rules = regions[regionOf[k]!]?.vertical ?? [];
-    const cuts = rules.length ? lineCuts(l, rules) : [];
+    const rules = gridRules(k);
+    const cuts = rules ? lineCuts(l, rules) : [];
     if (cuts.length) {
       // A rule may run inside a run of pdf.js's between two of its words: the run is cut there.
       const f = fragmentsOf(l.runs.flatMap((r) => cutAtRules(r, cuts)), options.gutterRatio, cuts);
-      if (f.length >= 2 && fragmentsOf(l.runs, options.gutterRatio).length < f.length) ruled.add(k);
+      if (f.length >= 2) ruled.add(k);
       return f;
     }
     const f = fragmentsOf(l.runs, options.gutterRatio);
@@ -115,7 +114,7 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
     // A ruled table holds every line its rules enclose, a cell's lone line too.
     const region = regions[regionOf[i] ?? -1];
     if (region) while (more(end) && regionOf[end] === regionOf[i]) end++;
-    const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), (k) => ruled.has(i + k), options, columnRules(i), rulings.horizontal, region);
+    const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), (k) => ruled.has(i + k), options, gridRules(i) ?? rulings.lone, rulings.horizontal, region);
     if (table === PROSE) {
       // Every later start in the run is as much prose: the run is passed whole.
       i = end;
@@ -226,7 +225,7 @@ function buildTable(
   const prose = frags.slice(0, count).filter((f, k) => f.length >= 2 && !cutByRules(k) && readsAsProse(f)).length;
   if (prose >= PROSE_ROWS_SHARE * pieced.length) return PROSE;
   const words = Array.from({ length: count }, (_, k) => wordsOf(k));
-  const rules = vertical.filter((r) => r.to >= lines[count - 1]!.y && r.from <= lines[0]!.y + lines[0]!.runs[0]!.fontSize);
+  const rules = vertical.filter((r) => r.to >= lines[count - 1]!.y && r.from <= lines[0]!.y + lines[0]!.fontSize);
   const boundaries = columnBoundaries(words, options, rules);
   if (boundaries.length === 0) return undefined;
   // A first line whose parts line up with no column (a title with the unit at its right) hides
@@ -266,10 +265,9 @@ function buildTable(
       .filter((g) => g > 0),
   );
   // Lines apart by a rule are two rows; in a grid whose rules part its rows, lines no rule parts are one.
-  const runs = lines.slice(0, count).flatMap((l) => l.runs);
-  const extent = { x0: Math.min(...runs.map((r) => r.x)), x1: Math.max(...runs.map((r) => r.x + r.width)) };
-  const apart = lines.slice(1, count).map((l, k) => horizontal.length > 0 && ruleBetweenLines(horizontal, lines[k]!.y, l.y, l.runs[0]!.fontSize, extent.x0, extent.x1));
-  const rowRuled = region !== undefined && apart.filter(Boolean).length >= ROW_RULED_SHARE * apart.length && apart.filter(Boolean).length >= 2;
+  const apart = horizontal.length ? rowsApart(lines.slice(0, count), horizontal) : [];
+  const ruledPairs = apart.filter(Boolean).length;
+  const rowRuled = region !== undefined && ruledPairs >= ROW_RULED_SHARE * apart.length && ruledPairs >= 2;
   const rows: Row[] = [];
   for (let k = 0; k < count; k++) {
     const cells = split[k]!;
@@ -335,6 +333,13 @@ function continuesRow(prev: Row, cells: readonly TextRun[][], y: number, pitch: 
  * two rules, a cell's lines too. A grid that rules only its header parts one pair in many.
  */
 const ROW_RULED_SHARE = 0.25;
+
+/** For each line after the first, whether a rule across the table runs between it and the line above. */
+function rowsApart(lines: readonly Line[], horizontal: readonly Rule[]): boolean[] {
+  const x0 = Math.min(...lines.map((l) => l.x));
+  const x1 = Math.max(...lines.map((l) => l.x + l.width));
+  return lines.slice(1).map((l, k) => ruleBetweenLines(horizontal, lines[k]!.y, l.y, l.fontSize, x0, x1));
+}
 
 /** The last run above and the first run below are set in one font at one size (an empty cell above takes any). */
 function sameFont(above: readonly TextRun[], below: readonly TextRun[]): boolean {
