@@ -100,18 +100,28 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
   const narrowBoundary = (g: Interval) => g.x1 - g.x0 > narrow && (numbersOnBothSides(filled, g) || narrowestRowGap(filled, g) >= wide);
   /** Wide enough to be a boundary of some kind. */
   const wideEnough = (g: Interval) => g.x1 - g.x0 >= wide || g.x1 - g.x0 > narrow;
+  const freeBoundaries = free.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) || narrowBoundary(g));
   // A strip that a few rows cover counts only when each of them covers it whole, with a cell
-  // that spans it; a word ending or starting inside it is a cell of its own there. One too
-  // narrow to be a boundary stays so however it is cut (leastCovered only narrows a strip): the
-  // spaces between the words of the rows, most of these strips, are passed over at once.
-  const nearlyFree = freeStrips(spans, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right)
-    .filter((g) => wideEnough(g) && !free.some((f) => overlaps(f, g)))
-    .map((g) => leastCovered(spans, (ends ??= spanEnds(spans)), g))
-    .filter((g) => spans.every((row) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1))));
-  const boundaries = [
-    ...free.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) || narrowBoundary(g)),
-    ...nearlyFree.filter((g) => g.x1 - g.x0 >= wide || narrowBoundary(g)),
-  ].sort((a, b) => a.x0 - b.x0);
+  // that spans it; a word ending or starting inside it is a cell of its own there. Over the
+  // table, a header's cell is a phrase: its words over the strip ("Coronary heart disease" over
+  // a rate and its interval) span it together, the word spaces between them no strip of the
+  // table; so is a row of one phrase, a caption over the rows under it ("Projected enrollment,
+  // in thousands"). Under the first row with a gap across the strip, a row of several phrases
+  // spans it in one word (a total centred over two columns): phrases there are the fields of a
+  // form set close.
+  // One too narrow to be a boundary stays so however it is cut (leastCovered only narrows a
+  // strip): the spaces between the words of the rows, most of these strips, are passed over at once.
+  const phrases = filled.map((row) => phraseSpans(row, options.gutterRatio, right - left));
+  const spansWhole = (row: readonly Interval[], g: Interval) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1));
+  const nearlyFree = freeStrips(phrases, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right)
+    .filter((g) => wideEnough(g) && !freeBoundaries.some((f) => overlaps(f, g)))
+    .map((g) => leastCovered(phrases, (ends ??= spanEnds(phrases)), g))
+    .filter((g) => {
+      const first = filled.findIndex((row) => hasWordsOnBothSides(row, g) && !row.some((w) => overlaps({ x0: w.x, x1: w.x + w.width }, g)));
+      const body = first < 0 ? filled.length : first;
+      return filled.every((_, r) => spansWhole(r < body || phrases[r]!.length === 1 ? phrases[r]! : spans[r]!, g));
+    });
+  const boundaries = [...freeBoundaries, ...nearlyFree.filter((g) => g.x1 - g.x0 >= wide || narrowBoundary(g))].sort((a, b) => a.x0 - b.x0);
   // A drawn rule between the words of the rows is a boundary however narrow the white beside it;
   // it stands for the white strip it runs in.
   const ruled = rules.length ? ruleBoundaries(filled, rules, size) : [];
@@ -218,6 +228,59 @@ function rowSpans(words: readonly TextRun[]): Interval[] {
   }
   return out;
 }
+
+/**
+ * A row's words in phrases: merged across gaps narrower than a gutter (`gutterRatio` ems),
+ * except beside a number (dense statistics set their columns a word space apart).
+ */
+function phrasesOf(words: readonly TextRun[], gutterRatio: number): TextRun[][] {
+  const out: TextRun[][] = [];
+  let reach = -Infinity;
+  let previous: TextRun | undefined;
+  for (const w of [...words].sort((a, b) => a.x - b.x)) {
+    const close = (p: TextRun) => w.x - reach < gutterRatio * Math.max(w.fontSize, p.fontSize) && !isNumber(p.text) && !isNumber(w.text);
+    if (previous && (w.x <= reach || close(previous))) {
+      out[out.length - 1]!.push(w);
+      reach = Math.max(reach, w.x + w.width);
+    } else {
+      out.push([w]);
+      reach = w.x + w.width;
+    }
+    previous = w;
+  }
+  return out;
+}
+
+/**
+ * The x-intervals a row's phrases cover (phrasesOf). A phrase across more than
+ * PHRASE_WIDTH_SHARE of the table is a line of text (prose between the items of a list), no
+ * cell spanning columns: its words stay apart.
+ */
+function phraseSpans(words: readonly TextRun[], gutterRatio: number, tableWidth: number): Interval[] {
+  return phrasesOf(words, gutterRatio).flatMap((phrase) => {
+    const x0 = phrase[0]!.x;
+    const x1 = Math.max(...phrase.map((w) => w.x + w.width));
+    return x1 - x0 > PHRASE_WIDTH_SHARE * tableWidth ? rowSpans(phrase) : [{ x0, x1 }];
+  });
+}
+
+/**
+ * A row's words in the columns between `boundaries`, each by where its middle stands; a phrase
+ * with a word across a boundary is a cell spanning the columns it stands over, and goes whole
+ * into the first of them ("Coronary heart disease" over a rate and its interval), as CSV and
+ * GFM tables write a spanning cell.
+ */
+export function rowCells(words: readonly TextRun[], boundaries: readonly Interval[], gutterRatio: number): TextRun[][] {
+  const cells: TextRun[][] = Array.from({ length: boundaries.length + 1 }, () => []);
+  for (const phrase of phrasesOf(words, gutterRatio)) {
+    const spanning = phrase.length > 1 && phrase.some((w) => boundaries.some((b) => w.x < b.x1 && w.x + w.width > b.x0));
+    for (const w of phrase) cells[columnOf(boundaries, spanning ? phrase[0]! : w)]!.push(w);
+  }
+  return cells;
+}
+
+/** Share of a table's width from which a phrase is a line of text, not a cell: phraseSpans. */
+const PHRASE_WIDTH_SHARE = 0.5;
 
 /** Maximal intervals inside (left, right) covered by at most `allowed` rows. */
 function freeStrips(spans: readonly Interval[][], allowed: number, left: number, right: number): Interval[] {
@@ -333,7 +396,11 @@ function narrowestRowGap(rows: readonly (readonly TextRun[])[], g: Interval): nu
 
 /** Rows with words on both sides of the strip. */
 function rowsOnBothSides(rows: readonly (readonly TextRun[])[], g: Interval): number {
-  return rows.filter((row) => row.some((w) => w.x + w.width <= g.x0 + 0.01) && row.some((w) => w.x >= g.x1 - 0.01)).length;
+  return rows.filter((row) => hasWordsOnBothSides(row, g)).length;
+}
+
+function hasWordsOnBothSides(row: readonly TextRun[], g: Interval): boolean {
+  return row.some((w) => w.x + w.width <= g.x0 + 0.01) && row.some((w) => w.x >= g.x1 - 0.01);
 }
 
 /** Most rows with words on both sides of the strip hold a number right beside it on each side. */

@@ -14,7 +14,7 @@ import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "../../text/list-markers.js";
 import { runWords } from "./run-words.js";
-import { columnBoundaries, columnOf, isNumber } from "./table-columns.js";
+import { columnBoundaries, isNumber, rowCells } from "./table-columns.js";
 import { breaksWordBefore } from "../../text/word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 import { isRightToLeft } from "./reading-direction.js";
@@ -238,12 +238,7 @@ function buildTable(
     if (isTitleLine(frags[0]!, frags.slice(1, count), boundaries.length > under.length ? boundaries : under)) return undefined;
   }
   const columns = boundaries.length + 1;
-  const cellsOf = (k: number) => {
-    const cells: TextRun[][] = Array.from({ length: columns }, () => []);
-    for (const w of words[k]!) cells[columnOf(boundaries, w)]!.push(w);
-    return cells;
-  };
-  const split = words.map((_, k) => cellsOf(k));
+  const split = words.map((row) => rowCells(row, boundaries, options.gutterRatio));
   const filled = (cells: TextRun[][]) => cells.filter((c) => c.length > 0).length;
   const multi = split.filter((cells) => filled(cells) >= 2);
   if (multi.length < 3 && !(multi.length >= 2 && columns >= 3)) return undefined;
@@ -272,7 +267,7 @@ function buildTable(
   for (let k = 0; k < count; k++) {
     const cells = split[k]!;
     const prev = rows[rows.length - 1];
-    if (prev && !apart[k - 1] && (rowRuled || continuesRow(prev, cells, lines[k]!.y, pitch, options))) {
+    if (prev && !apart[k - 1] && ((rowRuled && !numbersInOneColumn(split[k - 1]!, cells, options)) || continuesRow(prev, cells, lines[k]!.y, pitch, options))) {
       cells.forEach((c, j) => prev.cells[j]!.push(...c));
       prev.runs.push(...lines[k]!.runs);
       prev.bottom = lines[k]!.y;
@@ -326,6 +321,15 @@ function continuesRow(prev: Row, cells: readonly TextRun[][], y: number, pitch: 
   const othersFree = filled.slice(1).every((j) => !prevFilled.includes(j));
   if (prevFilled.includes(first) && othersFree && /^\p{Ll}/u.test(text(cells[first]!))) return true;
   return prevFilled.length === 1 && prevFilled[0] === 0 && !filled.includes(0);
+}
+
+/**
+ * Two lines with a number each in one column are two rows, whatever rules they stand between: a
+ * cell wraps its words, never an amount onto the line of another (the last rows of a grid ruled
+ * only under its totals).
+ */
+function numbersInOneColumn(above: readonly TextRun[][], below: readonly TextRun[][], options: SpacingOptions): boolean {
+  return below.some((cell, j) => cell.length > 0 && above[j]!.length > 0 && isNumber(cellText(cell, options).text) && isNumber(cellText(above[j]!, options).text));
 }
 
 /**
