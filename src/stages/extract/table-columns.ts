@@ -114,7 +114,8 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
   const phrases = filled.map((row) => phraseSpans(row, options.gutterRatio, right - left));
   const spansWhole = (row: readonly Interval[], g: Interval) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1));
   const nearlyFree = freeStrips(phrases, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right)
-    .filter((g) => wideEnough(g) && !freeBoundaries.some((f) => overlaps(f, g)))
+    .flatMap((g) => outside(g, freeBoundaries))
+    .filter(wideEnough)
     .map((g) => leastCovered(phrases, (ends ??= spanEnds(phrases)), g))
     .filter((g) => {
       const first = filled.findIndex((row) => hasWordsOnBothSides(row, g) && !row.some((w) => overlaps({ x0: w.x, x1: w.x + w.width }, g)));
@@ -265,18 +266,34 @@ function phraseSpans(words: readonly TextRun[], gutterRatio: number, tableWidth:
 }
 
 /**
- * A row's words in the columns between `boundaries`, each by where its middle stands; a phrase
+ * The rows' words in the columns between `boundaries`, each by where its middle stands. A phrase
  * with a word across a boundary is a cell spanning the columns it stands over, and goes whole
- * into the first of them ("Coronary heart disease" over a rate and its interval), as CSV and
- * GFM tables write a spanning cell.
+ * into the first of them ("Coronary heart disease" over a rate and its interval), as CSV and GFM
+ * tables write a spanning cell: the first column whose words, in the other rows, it stands over.
  */
-export function rowCells(words: readonly TextRun[], boundaries: readonly Interval[], gutterRatio: number): TextRun[][] {
-  const cells: TextRun[][] = Array.from({ length: boundaries.length + 1 }, () => []);
-  for (const phrase of phrasesOf(words, gutterRatio)) {
-    const spanning = phrase.length > 1 && phrase.some((w) => boundaries.some((b) => w.x < b.x1 && w.x + w.width > b.x0));
-    for (const w of phrase) cells[columnOf(boundaries, spanning ? phrase[0]! : w)]!.push(w);
+export function rowCells(rows: readonly (readonly TextRun[])[], boundaries: readonly Interval[], gutterRatio: number): TextRun[][][] {
+  const extents: Interval[] = Array.from({ length: boundaries.length + 1 }, () => ({ x0: Infinity, x1: -Infinity }));
+  for (const row of rows) {
+    for (const w of row) {
+      const e = extents[columnOf(boundaries, w)]!;
+      e.x0 = Math.min(e.x0, w.x);
+      e.x1 = Math.max(e.x1, w.x + w.width);
+    }
   }
-  return cells;
+  return rows.map((row) => {
+    const cells: TextRun[][] = Array.from({ length: boundaries.length + 1 }, () => []);
+    for (const phrase of phrasesOf(row, gutterRatio)) {
+      const spanning = phrase.length > 1 && phrase.some((w) => boundaries.some((b) => w.x < b.x1 && w.x + w.width > b.x0));
+      if (!spanning) {
+        for (const w of phrase) cells[columnOf(boundaries, w)]!.push(w);
+        continue;
+      }
+      const span = { x0: phrase[0]!.x, x1: Math.max(...phrase.map((w) => w.x + w.width)) };
+      const first = extents.findIndex((e) => overlaps(e, span));
+      cells[first >= 0 ? first : columnOf(boundaries, phrase[0]!)]!.push(...phrase);
+    }
+    return cells;
+  });
 }
 
 /** Share of a table's width from which a phrase is a line of text, not a cell: phraseSpans. */
@@ -353,6 +370,20 @@ function firstIndex(n: number, past: (k: number) => boolean): number {
     else lo = mid + 1;
   }
   return lo;
+}
+
+/**
+ * The parts of a strip outside the boundaries already found: beside a strip free in every row,
+ * a column that few rows fill (a currency sign in the balance rows only) leaves another strip
+ * that a header spans, the sign's strip before its amounts.
+ */
+function outside(g: Interval, found: readonly Interval[]): Interval[] {
+  let parts = [g];
+  for (const f of found) {
+    if (!overlaps(f, g)) continue;
+    parts = parts.flatMap((p) => (overlaps(f, p) ? [{ x0: p.x0, x1: f.x0 }, { x0: f.x1, x1: p.x1 }].filter((q) => q.x1 > q.x0) : [p]));
+  }
+  return parts;
 }
 
 function overlaps(a: Interval, b: Interval): boolean {

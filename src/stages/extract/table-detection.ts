@@ -66,12 +66,20 @@ const MAX_SINGLE_LINES = 3;
  */
 const WRAPPED_LINE_PITCH = 0.8;
 
+/** Lines a grid must hold to be a table of its own. */
+const MIN_REGION_LINES = 2;
+
 /** `blockStarts`: lines that begin a block of their own (a column, a band of the page): no table runs over one. */
 export function detectTables(lines: readonly Line[], options: TableOptions, blockStarts: ReadonlySet<number> = new Set(), drawn: PageRulings = NO_RULINGS): TableRange[] {
   const rulings = tableRulings(drawn);
   const { regions } = rulings;
   // A ruled table is a block of its own: no table runs into it or out of it.
-  const regionOf = lines.map((l) => (regions.length ? regionOfLine(l, regions) : -1));
+  const inRegion = lines.map((l) => (regions.length ? regionOfLine(l, regions) : -1));
+  // A grid that holds one line is a row of the table it stands in (a total set white on a dark
+  // band, its cells parted by white lines), not a table of its own.
+  const held = new Map<number, number>();
+  for (const r of inRegion) held.set(r, (held.get(r) ?? 0) + 1);
+  const regionOf = inRegion.map((r) => (r >= 0 && held.get(r)! >= MIN_REGION_LINES ? r : -1));
   const gridRules = (k: number) => regions[regionOf[k]!]?.vertical;
   if (regions.length) blockStarts = new Set([...blockStarts, ...regionOf.flatMap((r, k) => (k > 0 && r !== regionOf[k - 1] ? [k] : []))]);
   // Lines that drawn rules run through, between their words: a ruled table's rows.
@@ -238,7 +246,7 @@ function buildTable(
     if (isTitleLine(frags[0]!, frags.slice(1, count), boundaries.length > under.length ? boundaries : under)) return undefined;
   }
   const columns = boundaries.length + 1;
-  const split = words.map((row) => rowCells(row, boundaries, options.gutterRatio));
+  const split = rowCells(words, boundaries, options.gutterRatio);
   const filled = (cells: TextRun[][]) => cells.filter((c) => c.length > 0).length;
   const multi = split.filter((cells) => filled(cells) >= 2);
   if (multi.length < 3 && !(multi.length >= 2 && columns >= 3)) return undefined;
