@@ -106,8 +106,8 @@ describe("pagestream extract", () => {
     expect(json.tables).toHaveLength(1);
     expect(json.tables[0]).toMatchObject({ page: 1, index: 1, rows: 5, columns: 4 });
     expect(json.tables[0].cells.slice(4, 6)).toEqual([
-      { row: 1, col: 0, text: "Carbon dioxide (CO2)" },
-      { row: 1, col: 1, text: "100 million" },
+      { row: 1, col: 0, col_span: 1, text: "Carbon dioxide (CO2)" },
+      { row: 1, col: 1, col_span: 1, text: "100 million" },
     ]);
   });
 

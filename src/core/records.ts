@@ -130,6 +130,11 @@ export interface Line {
    * space, or with nothing after a hyphen that breaks a word (the dehyphenate stage decides it).
    */
   cells?: string[];
+  /**
+   * How many columns each of `cells` spans, when some cell spans more than one (a header over a
+   * rate and its interval): the cells it covers are empty.
+   */
+  cellSpans?: number[];
 }
 
 /**

@@ -15,6 +15,8 @@ export interface DocumentTable {
   index: number;
   /** The rows, top first; each row's cells left to right (right to left in a right-to-left table), empty cells kept. */
   rows: string[][];
+  /** Per row and cell, how many columns it spans: 1, or more for a header over several (the cells it covers empty). */
+  spans: number[][];
 }
 
 /**
@@ -32,14 +34,18 @@ export function documentTables(pages: readonly PageRecord[]): DocumentTable[] {
     open = undefined;
     page.paragraphs.forEach((paragraph, k) => {
       if (paragraph.kind !== "table") return;
-      const rows = widened(page.lines.slice(paragraph.start, paragraph.end).map((line) => line.text.split("\t")));
+      const lines = page.lines.slice(paragraph.start, paragraph.end);
+      const rows = widened(lines.map((line) => line.text.split("\t")), "");
+      const spans = widened(lines.map((line) => line.cellSpans ?? line.text.split("\t").map(() => 1)), 1);
       const before = () => page.paragraphs.slice(0, k).map((p) => page.lines.slice(p.start, p.end).map((l) => l.text).join(" "));
       const continued = carried && tables[tables.length - 1] === carried && carries(carried, rows, before());
       if (continued) {
-        carried.rows.push(...(sameRow(rows[0], carried.rows[0]) ? rows.slice(1) : rows));
+        const from = sameRow(rows[0], carried.rows[0]) ? 1 : 0;
+        carried.rows.push(...rows.slice(from));
+        carried.spans.push(...spans.slice(from));
         carried.pages.push(page.number);
       } else {
-        tables.push({ page: page.number, pages: [page.number], index: tables.length + 1, rows });
+        tables.push({ page: page.number, pages: [page.number], index: tables.length + 1, rows, spans });
       }
       if (k === page.paragraphs.length - 1) open = tables[tables.length - 1];
     });
@@ -60,10 +66,10 @@ function sameRow(a: readonly string[] | undefined, b: readonly string[] | undefi
   return a !== undefined && b !== undefined && a.length === b.length && a.every((cell, j) => cell.trim() === b[j]!.trim());
 }
 
-/** Every row as wide as the widest: a CSV reader expects one width. */
-function widened(rows: string[][]): string[][] {
+/** Every row as wide as the widest, filled with `fill`: a CSV reader expects one width. */
+function widened<T>(rows: T[][], fill: T): T[][] {
   const columns = Math.max(0, ...rows.map((r) => r.length));
-  return rows.map((r) => [...r, ...Array<string>(columns - r.length).fill("")]);
+  return rows.map((r) => [...r, ...Array<T>(columns - r.length).fill(fill)]);
 }
 
 /**
@@ -78,7 +84,11 @@ function csvField(text: string): string {
   return /[",\r\n]/u.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** A table's cells as records: row and column from 0, the text as printed. */
-export function tableCells(table: DocumentTable): { row: number; col: number; text: string }[] {
-  return table.rows.flatMap((cells, row) => cells.map((text, col) => ({ row, col, text })));
+/**
+ * A table's cells as records: row and column from 0, how many columns the cell spans, the text as
+ * printed. The cells a spanning cell covers stay in the list, empty, so every row has a record
+ * per column (a spanning cell's `col_span` says which to skip).
+ */
+export function tableCells(table: DocumentTable): { row: number; col: number; col_span: number; text: string }[] {
+  return table.rows.flatMap((cells, row) => cells.map((text, col) => ({ row, col, col_span: table.spans[row]?.[col] ?? 1, text })));
 }

@@ -265,13 +265,20 @@ function phraseSpans(words: readonly TextRun[], gutterRatio: number, tableWidth:
   });
 }
 
+/** A table's rows cut into cells: each row's cells, and how many columns each spans. */
+export interface TableCells {
+  cells: TextRun[][][];
+  /** Per row and column: 1, or more for a cell spanning the columns after it. */
+  spans: number[][];
+}
+
 /**
  * The rows' words in the columns between `boundaries`, each by where its middle stands. A phrase
  * with a word across a boundary is a cell spanning the columns it stands over, and goes whole
  * into the first of them ("Coronary heart disease" over a rate and its interval), as CSV and GFM
  * tables write a spanning cell: the first column whose words, in the other rows, it stands over.
  */
-export function rowCells(rows: readonly (readonly TextRun[])[], boundaries: readonly Interval[], gutterRatio: number): TextRun[][][] {
+export function rowCells(rows: readonly (readonly TextRun[])[], boundaries: readonly Interval[], gutterRatio: number): TableCells {
   const extents: Interval[] = Array.from({ length: boundaries.length + 1 }, () => ({ x0: Infinity, x1: -Infinity }));
   for (const row of rows) {
     for (const w of row) {
@@ -280,8 +287,10 @@ export function rowCells(rows: readonly (readonly TextRun[])[], boundaries: read
       e.x1 = Math.max(e.x1, w.x + w.width);
     }
   }
-  return rows.map((row) => {
+  const out: TableCells = { cells: [], spans: [] };
+  for (const row of rows) {
     const cells: TextRun[][] = Array.from({ length: boundaries.length + 1 }, () => []);
+    const spans = cells.map(() => 1);
     for (const phrase of phrasesOf(row, gutterRatio)) {
       const spanning = phrase.length > 1 && phrase.some((w) => boundaries.some((b) => w.x < b.x1 && w.x + w.width > b.x0));
       if (!spanning) {
@@ -289,11 +298,15 @@ export function rowCells(rows: readonly (readonly TextRun[])[], boundaries: read
         continue;
       }
       const span = { x0: phrase[0]!.x, x1: Math.max(...phrase.map((w) => w.x + w.width)) };
-      const first = extents.findIndex((e) => overlaps(e, span));
-      cells[first >= 0 ? first : columnOf(boundaries, phrase[0]!)]!.push(...phrase);
+      const under = extents.flatMap((e, j) => (overlaps(e, span) ? [j] : []));
+      const first = under[0] ?? columnOf(boundaries, phrase[0]!);
+      cells[first]!.push(...phrase);
+      spans[first] = Math.max(spans[first]!, (under[under.length - 1] ?? first) - first + 1);
     }
-    return cells;
-  });
+    out.cells.push(cells);
+    out.spans.push(spans);
+  }
+  return out;
 }
 
 /** Share of a table's width from which a phrase is a line of text, not a cell: phraseSpans. */

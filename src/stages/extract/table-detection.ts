@@ -196,6 +196,8 @@ function readsAsProse(pieces: ReturnType<typeof fragmentsOf>): boolean {
 
 interface Row {
   cells: TextRun[][];
+  /** How many columns each cell spans (rowCells). */
+  spans: number[];
   runs: TextRun[];
   /** Baseline of the row's first line. */
   y: number;
@@ -246,7 +248,7 @@ function buildTable(
     if (isTitleLine(frags[0]!, frags.slice(1, count), boundaries.length > under.length ? boundaries : under)) return undefined;
   }
   const columns = boundaries.length + 1;
-  const split = rowCells(words, boundaries, options.gutterRatio);
+  const { cells: split, spans } = rowCells(words, boundaries, options.gutterRatio);
   const filled = (cells: TextRun[][]) => cells.filter((c) => c.length > 0).length;
   const multi = split.filter((cells) => filled(cells) >= 2);
   if (multi.length < 3 && !(multi.length >= 2 && columns >= 3)) return undefined;
@@ -277,21 +279,24 @@ function buildTable(
     const prev = rows[rows.length - 1];
     if (prev && !apart[k - 1] && ((rowRuled && !numbersInOneColumn(split[k - 1]!, cells, options)) || continuesRow(prev, cells, lines[k]!.y, pitch, options))) {
       cells.forEach((c, j) => prev.cells[j]!.push(...c));
+      spans[k]!.forEach((n, j) => (prev.spans[j] = Math.max(prev.spans[j]!, n)));
       prev.runs.push(...lines[k]!.runs);
       prev.bottom = lines[k]!.y;
       continue;
     }
-    rows.push({ cells: cells.map((c) => [...c]), runs: [...lines[k]!.runs], y: lines[k]!.y, bottom: lines[k]!.y });
+    rows.push({ cells: cells.map((c) => [...c]), spans: [...spans[k]!], runs: [...lines[k]!.runs], y: lines[k]!.y, bottom: lines[k]!.y });
   }
   // A table reads right to left when its text does (a Hebrew table's first column is its
   // rightmost): every row, the header of years too, puts its cells in that order.
   const rightToLeft = isRightToLeft(rows.flatMap((row) => row.cells.flat().map((r) => r.text)).join(" "));
   const out = rows.map((row) => {
     const line = buildLine(row.runs, options);
-    const texts = row.cells.map((cell) => cellText(cell, options));
-    if (rightToLeft) texts.reverse();
+    let texts = row.cells.map((cell) => cellText(cell, options));
+    let spans = cellSpans(texts.map((t) => t.text), row.spans);
+    if (rightToLeft) [texts, spans] = rightToLeftCells(texts, spans);
     line.cells = texts.map((t) => t.lines.join("\n"));
     line.text = texts.map((t) => t.text).join("\t");
+    if (spans.some((n) => n > 1)) line.cellSpans = spans;
     line.y = row.y;
     line.role = "TR";
     return line;
@@ -329,6 +334,30 @@ function continuesRow(prev: Row, cells: readonly TextRun[][], y: number, pitch: 
   const othersFree = filled.slice(1).every((j) => !prevFilled.includes(j));
   if (prevFilled.includes(first) && othersFree && /^\p{Ll}/u.test(text(cells[first]!))) return true;
   return prevFilled.length === 1 && prevFilled[0] === 0 && !filled.includes(0);
+}
+
+/** Each cell's span, cut short at the next cell with text: a spanning cell covers empty cells only. */
+function cellSpans(texts: readonly string[], spans: readonly number[]): number[] {
+  return spans.map((n, j) => {
+    let k = 1;
+    while (k < n && j + k < texts.length && texts[j + k] === "") k++;
+    return texts[j] === "" ? 1 : k;
+  });
+}
+
+/**
+ * A right-to-left table's cells in reading order, rightmost first: a cell spanning columns
+ * stands in the first of them in reading order, the rightmost it covers.
+ */
+function rightToLeftCells<T>(cells: readonly T[], spans: readonly number[]): [T[], number[]] {
+  const moved = [...cells];
+  const out = spans.map(() => 1);
+  spans.forEach((n, j) => {
+    if (n <= 1) return;
+    [moved[j], moved[j + n - 1]] = [moved[j + n - 1]!, moved[j]!];
+    out[j + n - 1] = n;
+  });
+  return [moved.reverse(), out.reverse()];
 }
 
 /**
