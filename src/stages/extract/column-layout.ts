@@ -39,6 +39,24 @@ export interface ColumnOrder {
   blockStarts: Set<number>;
   /** Most columns side by side anywhere on the page, or "uncertain". */
   columns: number | "uncertain";
+  /** The gutters the page was cut at, each down the baselines of its rows (top, bottom). */
+  gutters: Box[];
+}
+
+/** A rectangle in the text's frame: x left to right, y up (baselines). */
+export interface Box {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+/** What orderRows learns and is told while it cuts a page. */
+interface CutState {
+  uncertain: boolean;
+  /** Ruled grids (tables the page draws): no gutter runs through one. */
+  grids: readonly Box[];
+  gutters: Box[];
 }
 
 export interface Fragment {
@@ -67,9 +85,9 @@ export interface PageFrame {
   height: number;
 }
 
-export function orderByColumns(lines: readonly Line[], options: ColumnOptions, frame?: PageFrame): ColumnOrder {
+export function orderByColumns(lines: readonly Line[], options: ColumnOptions, frame?: PageFrame, grids: readonly Box[] = []): ColumnOrder {
   const rows = lines.map((line) => ({ fragments: fragmentsOf(line.runs, options.gutterRatio), y: line.y }));
-  const state = { uncertain: false };
+  const state: CutState = { uncertain: false, grids, gutters: [] };
   const halves = frame && frame.width > frame.height ? twoUpHalves(rows) : undefined;
   const parts = halves
     ? halves.flatMap((half, k) => orderRows(half, options, state).map((p, i) => (k === 1 && i === 0 ? { ...p, flowBreak: true } : p)))
@@ -84,7 +102,7 @@ export function orderByColumns(lines: readonly Line[], options: ColumnOptions, f
     if (out.length > 0) blockStarts.add(out.length);
     for (const row of part.rows) out.push(buildLine(row.fragments.flatMap((f) => f.runs), options));
   }
-  return { lines: out, flowBreaks, blockStarts, columns: state.uncertain && columns === 1 ? "uncertain" : columns };
+  return { lines: out, flowBreaks, blockStarts, columns: state.uncertain && columns === 1 ? "uncertain" : columns, gutters: state.gutters };
 }
 
 /** A 2-up sheet's halves are this far from the middle of its text at most (a share of the text's width). */
@@ -165,7 +183,7 @@ interface Gutter {
   end: number;
 }
 
-function orderRows(rows: Row[], options: ColumnOptions, state: { uncertain: boolean }): Part[] {
+function orderRows(rows: Row[], options: ColumnOptions, state: CutState): Part[] {
   const nonEmpty = rows.filter((r) => r.fragments.length > 0);
   if (nonEmpty.length === 0) return [];
   const found = findGutter(nonEmpty, options, state);
@@ -178,6 +196,7 @@ function orderRows(rows: Row[], options: ColumnOptions, state: { uncertain: bool
   }
   const gutter = found;
   if (!gutter) return [{ rows: nonEmpty, flowBreak: false, columns: 1 }];
+  state.gutters.push(gutterBox(nonEmpty, gutter));
   const before = nonEmpty.slice(0, gutter.start);
   const section = nonEmpty.slice(gutter.start, gutter.end);
   const after = nonEmpty.slice(gutter.end);
@@ -228,10 +247,13 @@ const BAND_EMS = 3;
  * gaps between the fragments of each row and of each pair of neighbouring rows, so columns whose
  * baselines do not line up (every row holding one side only) are found too.
  */
-function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boolean }, depth = 0): (Gutter & { verdict: "columns" | "blocks" }) | undefined {
+function findGutter(rows: Row[], options: ColumnOptions, state: CutState, depth = 0): (Gutter & { verdict: "columns" | "blocks" }) | undefined {
   let best: (Gutter & { verdict: "columns" | "blocks" }) | undefined;
   const tried = new Set<string>();
-  const consider = (candidate: Gutter) => {
+  const consider = (strip: Gutter) => {
+    // A strip inside a table the page draws parts its cells, not columns: the run stops at it.
+    const candidate = state.grids.length ? beside(rows, strip, state.grids) : strip;
+    if (!candidate) return;
     const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
     if (tried.has(key)) return;
     tried.add(key);
@@ -264,6 +286,36 @@ function findGutter(rows: Row[], options: ColumnOptions, state: { uncertain: boo
     }
   }
   return best;
+}
+
+/**
+ * The longer part of a gutter's run above or below the ruled grids it runs through (a table
+ * drawn across the page under two columns of text), or undefined when none is left.
+ */
+function beside(rows: readonly Row[], g: Gutter, grids: readonly Box[]): Gutter | undefined {
+  let run: Gutter = g;
+  for (;;) {
+    const box = gutterBox(rows, run);
+    const grid = grids.find((b) => crossesGrid(box, b));
+    if (!grid) return run;
+    let above = run.start;
+    while (above < run.end && rows[above]!.y > grid.y1) above++;
+    let below = run.end;
+    while (below > run.start && rows[below - 1]!.y < grid.y0) below--;
+    const next: Gutter = above - run.start >= run.end - below ? { ...run, end: above } : { ...run, start: below };
+    if (next.end <= next.start) return undefined;
+    run = next;
+  }
+}
+
+/** A gutter's strip down the baselines of its rows. */
+function gutterBox(rows: readonly Row[], g: Gutter): Box {
+  return { x0: g.x0, x1: g.x1, y0: rows[g.end - 1]!.y, y1: rows[g.start]!.y };
+}
+
+/** The strip runs inside the grid's width, down some of its height. */
+export function crossesGrid(strip: Box, grid: Box): boolean {
+  return strip.x0 > grid.x0 && strip.x1 < grid.x1 && strip.y0 < grid.y1 && strip.y1 > grid.y0;
 }
 
 /**
@@ -417,7 +469,7 @@ function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number): V
   // A side that holds columns of its own (the two right columns of a three-column page, each
   // row holding one of them or both) reads as text when its columns do.
   const asText = (side: Row[]) =>
-    readsAsText(side.map((r) => r.fragments)) || (depth < MAX_NESTED_COLUMNS && findGutter(side, options, { uncertain: false }, depth + 1) !== undefined);
+    readsAsText(side.map((r) => r.fragments)) || (depth < MAX_NESTED_COLUMNS && findGutter(side, options, { uncertain: false, grids: [], gutters: [] }, depth + 1) !== undefined);
   if (left.length < MIN_ROWS_PER_SIDE || right.length < MIN_ROWS_PER_SIDE) return "none";
   // A gutter is wider than the gaps between words around it; a river of spaces down a page
   // whose words are drawn one by one (an OCR layer) is not.

@@ -16,14 +16,14 @@
  */
 import { renderPageText } from "../../text/page-text.js";
 import type { Line, Paragraph, ParagraphKind, TextMode, TextRun } from "../../core/records.js";
-import { orderByColumns, type ColumnOptions, type PageFrame } from "./column-layout.js";
+import { crossesGrid, orderByColumns, type Box, type ColumnOptions, type PageFrame } from "./column-layout.js";
 import { buildLine, groupLines, type LineGroupingOptions } from "./line-grouping.js";
 import { stripListingLineNumbers } from "./listing-line-numbers.js";
 import { markItems } from "./marked-content.js";
 import { lineGaps, measurePageGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
 import { readStructureOrder, type StructTreeNode, type StructureOrder } from "./structure-order.js";
 import { detectTables } from "./table-detection.js";
-import { axisRulings, NO_RULINGS, type PageRulings, type Segment } from "./rulings.js";
+import { axisRulings, NO_RULINGS, tableRulings, type PageRulings, type Segment } from "./rulings.js";
 import { taggedTableRows } from "./tagged-table.js";
 import { normalizeLineText, type NormalizationOptions } from "./text-normalization.js";
 import { orientRuns, type FontCells, type PdfFontStyles } from "./text-runs.js";
@@ -111,7 +111,12 @@ export function layoutLines(
   const geometric = (reason: string, untaggedGlyphs: number): PageLines => {
     const lines = geometricLines(body, options, frame);
     return read((rulings) => {
-      const page = geometricSections(lines, options, rulings);
+      // A gutter the first reading cut through a table the page draws parted its cells, not
+      // columns (the names of a ruled list beside its figures): the page is cut again, no gutter
+      // running through a grid.
+      const grids = rulings.vertical.length ? tableRulings(rulings).regions : [];
+      const crossed = grids.length > 0 && lines.gutters.some((g) => grids.some((grid) => crossesGrid(g, grid)));
+      const page = geometricSections(crossed ? geometricLines(body, options, frame, grids) : lines, options, rulings);
       return finish({ ...page, ...facts, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
     });
   };
@@ -172,16 +177,21 @@ interface GeometricLines {
   flowBreaks: ReadonlySet<number>;
   blockStarts: ReadonlySet<number>;
   columns: PageLines["columns"];
+  /** Where the page was cut into columns and blocks. */
+  gutters: readonly Box[];
 }
 
-/** Geometric order, first part: rows by baseline, columns (the page's costly part, done once). */
-function geometricLines(runs: readonly TextRun[], options: LayoutOptions, frame?: PageFrame): GeometricLines {
+/**
+ * Geometric order, first part: rows by baseline, columns (the page's costly part, done once;
+ * again only where a gutter ran through a ruled grid, `grids` then kept whole).
+ */
+function geometricLines(runs: readonly TextRun[], options: LayoutOptions, frame?: PageFrame, grids: readonly Box[] = []): GeometricLines {
   const rows = groupLines(runs, options);
-  const columnOrder = orderByColumns(rows, options, frame);
-  const { flowBreaks, columns, blockStarts } = columnOrder;
+  const columnOrder = orderByColumns(rows, options, frame, grids);
+  const { flowBreaks, columns, blockStarts, gutters } = columnOrder;
   const lines = options.dropListingLineNumbers ? stripListingLineNumbers(columnOrder.lines, options) : columnOrder.lines;
   for (const line of lines) if (line.runs.every((r) => r.artifact)) line.role = "Artifact";
-  return { lines, flowBreaks, blockStarts, columns };
+  return { lines, flowBreaks, blockStarts, columns, gutters };
 }
 
 /** Geometric order, second part: tables cut out of the flow, with the rules the page draws if known. */
