@@ -202,6 +202,43 @@ describe("table detection", () => {
     expect([table!.start, table!.end]).toEqual([0, 6]);
   });
 
+  it("keeps a header phrase spanning two columns whole, in the first of them, and says it spans them", () => {
+    // "Hospital admissions" over the two figure columns: its word space (at 132–136) falls
+    // inside the white between them (100–150), its words cover the rest of it.
+    const body = (y: number, label: string, a: string, b: string) => [run(label, 20, y, 10, 40), run(a, 70, y, 10, 30), run(b, 150, y, 10, 30), run("kt", 260, y, 10, 10)];
+    const runs = [
+      run("Hospital", 92, 716, 10, 40),
+      run("admissions", 136, 716, 10, 50),
+      run("Unit", 260, 716, 10, 20),
+      ...body(700, "North", "1,204", "1,377"),
+      ...body(684, "South", "802", "911"),
+      ...body(668, "East", "412", "455"),
+      ...body(652, "West", "96", "104"),
+    ];
+    const [table] = detectTables(groupLines(runs, options), options);
+    expect(table!.rows[0]!.text).toBe("\tHospital admissions\t\tUnit");
+    expect(table!.rows[0]!.cellSpans).toEqual([1, 2, 1, 1]);
+    expect(table!.rows[1]!.text).toBe("North\t1,204\t1,377\tkt");
+    expect(table!.rows[1]!.cellSpans).toBeUndefined();
+  });
+
+  it("puts a right-to-left table's spanning header in the first column of its span in reading order", () => {
+    const body = (y: number, label: string, a: string, b: string) => [run(a, 70, y, 10, 30), run(b, 150, y, 10, 30), run(label, 260, y, 10, 30)];
+    const runs = [
+      run("שנים", 92, 716, 10, 50),
+      run("אחרונות", 146, 716, 10, 40),
+      run("אזור", 260, 716, 10, 20),
+      ...body(700, "צפון", "1,204", "1,377"),
+      ...body(684, "דרום", "802", "911"),
+      ...body(668, "מזרח", "412", "455"),
+      ...body(652, "מערב", "96", "104"),
+    ];
+    const [table] = detectTables(groupLines(runs, options), options);
+    expect(table!.rows[0]!.cells).toEqual(["אזור", "אחרונות שנים", ""]);
+    expect(table!.rows[0]!.cellSpans).toEqual([1, 2, 1]);
+    expect(table!.rows[1]!.cells).toEqual(["צפון", "1,377", "1,204"]);
+  });
+
   it("starts a table under a title line whose parts stand over the gaps between its columns", () => {
     // Columns start at 60, 170, 280 and 390; a title in wide capitals covers the first two gaps,
     // its unit stands over the last column: only one of the three gaps shows through it.

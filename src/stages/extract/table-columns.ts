@@ -96,11 +96,14 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
   const narrow = NUMBER_GAP_EMS * size;
   const wide = options.gutterRatio * size;
   const consistent = CONSISTENT_GAP_EMS * size;
+  const phrases = filled.map((row) => phraseSpans(row, options.gutterRatio, right - left));
   /** A strip under a gutter that numbers stand on both sides of, or that every row shows as a gutter. */
   const narrowBoundary = (g: Interval) => g.x1 - g.x0 > narrow && (numbersOnBothSides(filled, g) || narrowestRowGap(filled, g) >= wide);
+  /** A strip free in every row that is a word space inside some row's phrase (a header "Admissions 2024" over two columns of figures, its word space where their white is). */
+  const wordSpace = (g: Interval) => phrases.some((row) => row.some((s) => s.x0 < g.x0 && s.x1 > g.x1));
   /** Wide enough to be a boundary of some kind. */
   const wideEnough = (g: Interval) => g.x1 - g.x0 >= wide || g.x1 - g.x0 > narrow;
-  const freeBoundaries = free.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) || narrowBoundary(g));
+  const freeBoundaries = free.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) || (narrowBoundary(g) && !wordSpace(g)));
   // A strip that a few rows cover counts only when each of them covers it whole, with a cell
   // that spans it; a word ending or starting inside it is a cell of its own there. Over the
   // table, a header's cell is a phrase: its words over the strip ("Coronary heart disease" over
@@ -111,7 +114,6 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
   // form set close.
   // One too narrow to be a boundary stays so however it is cut (leastCovered only narrows a
   // strip): the spaces between the words of the rows, most of these strips, are passed over at once.
-  const phrases = filled.map((row) => phraseSpans(row, options.gutterRatio, right - left));
   const spansWhole = (row: readonly Interval[], g: Interval) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1));
   const nearlyFree = freeStrips(phrases, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right)
     .flatMap((g) => outside(g, freeBoundaries))
