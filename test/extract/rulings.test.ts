@@ -168,4 +168,17 @@ describe("rules and lines of text", () => {
     // A rule through the lower line's letters is not between the two lines.
     expect(ruleBetweenLines([{ at: 603, from: 50, to: 300 }], 620, 600, 10, 50, 300)).toBe(false);
   });
+
+  it("parts two lines by a rule level with the lower line's letters where none of its words stand under the rule", () => {
+    // The lower line is the last line of a header cell spanning two rows (at 220–260), level with
+    // the rule that parts the rows beside it (50–200 and 270–300): it is not cut by that rule.
+    const beside: Rule[] = [
+      { at: 603, from: 50, to: 200 },
+      { at: 603, from: 270, to: 300 },
+    ];
+    const spanningCellLine = [run("2011-12)", 220, 600, 10, 40)];
+    expect(ruleBetweenLines(beside, 620, 600, 10, 50, 300, spanningCellLine)).toBe(true);
+    // Under the rule, the same words are cut by it: the rule runs through them.
+    expect(ruleBetweenLines(beside, 620, 600, 10, 50, 300, [run("1975-79", 60, 600, 10, 40)])).toBe(false);
+  });
 });

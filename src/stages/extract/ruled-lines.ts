@@ -35,16 +35,20 @@ const ROW_RULE_SHARE = 0.5;
 /**
  * Whether a horizontal rule runs between two lines of a table (baselines `above` > `below`,
  * font size `size`) across most of the table's width x0..x1: below the middle of the upper
- * line's letters and above the top of the lower line's small letters.
+ * line's letters, and above the top of the lower line's small letters where the lower line's
+ * `words` stand under it. Where they do not, the rule may run lower, down to the baseline: the
+ * last line of a header cell spanning two rows of a grid (no rule under it there) may stand
+ * level with a rule that parts the rows beside it.
  */
-export function ruleBetweenLines(horizontal: readonly Rule[], above: number, below: number, size: number, x0: number, x1: number): boolean {
+export function ruleBetweenLines(horizontal: readonly Rule[], above: number, below: number, size: number, x0: number, x1: number, words: readonly TextRun[] = []): boolean {
   const top = above + LETTER_MIDDLE_EMS * size;
   const bottom = below + 2 * LETTER_MIDDLE_EMS * size;
   const width = x1 - x0;
   if (!(width > 0) || top <= bottom) return false;
+  const overWords = (r: Rule) => words.length === 0 || words.some((w) => w.x < r.to && w.x + w.width > r.from);
   // A rule broken where a cell spans it (a stub column's cell over two header rows) counts by its pieces.
   let covered = 0;
-  for (const r of horizontal) if (r.at < top && r.at > bottom) covered += Math.max(0, Math.min(r.to, x1) - Math.max(r.from, x0));
+  for (const r of horizontal) if (r.at < top && (r.at > bottom || (r.at > below && !overWords(r)))) covered += Math.max(0, Math.min(r.to, x1) - Math.max(r.from, x0));
   return covered >= ROW_RULE_SHARE * width;
 }
 

@@ -379,7 +379,7 @@ const ROW_RULED_SHARE = 0.25;
 function rowsApart(lines: readonly Line[], horizontal: readonly Rule[]): boolean[] {
   const x0 = Math.min(...lines.map((l) => l.x));
   const x1 = Math.max(...lines.map((l) => l.x + l.width));
-  return lines.slice(1).map((l, k) => ruleBetweenLines(horizontal, lines[k]!.y, l.y, l.fontSize, x0, x1));
+  return lines.slice(1).map((l, k) => ruleBetweenLines(horizontal, lines[k]!.y, l.y, l.fontSize, x0, x1, l.runs));
 }
 
 /** The last run above and the first run below are set in one font at one size (an empty cell above takes any). */
