@@ -80,6 +80,17 @@ const MARK_CHARS = 3;
  */
 function stackedLevels(runs: readonly TextRun[], levelOf: (r: TextRun) => number): TextRun[][] | undefined {
   if (runs.length < 2) return undefined;
+  // Most lines stand on one level (no two baselines apart by the smallest run's threshold): nothing to sort.
+  let low = Infinity;
+  let high = -Infinity;
+  let size = Infinity;
+  for (const r of runs) {
+    const level = levelOf(r);
+    low = Math.min(low, level);
+    high = Math.max(high, level);
+    size = Math.min(size, r.fontSize);
+  }
+  if (high - low <= SPLIT_BASELINE_EMS * size) return undefined;
   const byLevel = [...runs].sort((a, b) => levelOf(b) - levelOf(a));
   const levels: TextRun[][] = [[byLevel[0]!]];
   for (let k = 1; k < byLevel.length; k++) {
