@@ -35,8 +35,8 @@ export function documentTables(pages: readonly PageRecord[]): DocumentTable[] {
     page.paragraphs.forEach((paragraph, k) => {
       if (paragraph.kind !== "table") return;
       const lines = page.lines.slice(paragraph.start, paragraph.end);
-      const rows = widened(lines.map((line) => line.text.split("\t")), "");
-      const spans = widened(lines.map((line) => line.cellSpans ?? line.text.split("\t").map(() => 1)), 1);
+      const rows = widened(lines.map((line) => line.text.split("\t")));
+      const spans = rows.map((cells, k) => cells.map((_, j) => lines[k]!.cellSpans?.[j] ?? 1));
       const before = () => page.paragraphs.slice(0, k).map((p) => page.lines.slice(p.start, p.end).map((l) => l.text).join(" "));
       const continued = carried && tables[tables.length - 1] === carried && carries(carried, rows, before());
       if (continued) {
@@ -66,10 +66,10 @@ function sameRow(a: readonly string[] | undefined, b: readonly string[] | undefi
   return a !== undefined && b !== undefined && a.length === b.length && a.every((cell, j) => cell.trim() === b[j]!.trim());
 }
 
-/** Every row as wide as the widest, filled with `fill`: a CSV reader expects one width. */
-function widened<T>(rows: T[][], fill: T): T[][] {
+/** Every row as wide as the widest: a CSV reader expects one width. */
+function widened(rows: string[][]): string[][] {
   const columns = Math.max(0, ...rows.map((r) => r.length));
-  return rows.map((r) => [...r, ...Array<T>(columns - r.length).fill(fill)]);
+  return rows.map((r) => [...r, ...Array<string>(columns - r.length).fill("")]);
 }
 
 /**

@@ -21,7 +21,7 @@
  */
 import type { Line, TextRun } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
-import { buildLine } from "./line-grouping.js";
+import { buildLine, mainRun } from "./line-grouping.js";
 import { isListMarker } from "../../text/list-markers.js";
 import type { SpacingOptions } from "./word-spacing.js";
 
@@ -529,16 +529,12 @@ function rowsOnOneBaseline(section: readonly Row[], g: Gutter): number {
       if (f.x1 <= g.x0 && (!left || f.x1 > left.x1)) left = f;
       if (f.x0 >= g.x1 && (!right || f.x0 < right.x0)) right = f;
     }
-    if (left && right) steps.push({ step: baselineOf(left) - baselineOf(right), size: Math.max(left.fontSize, right.fontSize) });
+    if (left && right) steps.push({ step: mainRun(left.runs).y - mainRun(right.runs).y, size: Math.max(left.fontSize, right.fontSize) });
   }
   const usual = median(steps.map((s) => s.step));
   return steps.filter((s) => Math.abs(s.step - usual) <= SHARED_BASELINE_EMS * s.size).length;
 }
 
-/** The baseline of a fragment's longest run: a raised mark beside it is not its line. */
-function baselineOf(f: Fragment): number {
-  return f.runs.reduce((a, b) => (b.text.trim().length > a.text.trim().length ? b : a)).y;
-}
 
 /**
  * Under this share of the sparser side's rows on a baseline of the other side, the two sides

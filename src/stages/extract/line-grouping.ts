@@ -118,7 +118,7 @@ function splitAtGaps(runs: readonly TextRun[], levelOf: (r: TextRun) => number):
   const stacked = stackedLevels(runs, levelOf);
   if (stacked) return stacked.flatMap((level) => splitAtGaps(level, levelOf));
   const sorted = [...runs].sort((a, b) => a.x - b.x);
-  const main = sorted.reduce((a, b) => (b.text.trim().length > a.text.trim().length ? b : a));
+  const main = mainRun(sorted);
   const whole = [{ runs: sorted, level: levelOf(main), size: main.fontSize }];
   // Tilted runs (an OCR layer of a skewed scan) are left as grouped: their levels are
   // estimates, a point or two apart along one line.
@@ -218,6 +218,11 @@ function nearestGap(run: TextRun, others: readonly TextRun[]): number {
     best = Math.min(best, Math.max(0, o.x - (run.x + run.width), run.x - (o.x + o.width)));
   }
   return best;
+}
+
+/** The run of the most characters: its baseline is the line's, not a raised mark's beside it. */
+export function mainRun(runs: readonly TextRun[]): TextRun {
+  return runs.reduce((a, b) => (b.text.trim().length > a.text.trim().length ? b : a));
 }
 
 /** Makes a line from runs that share a baseline. */
