@@ -176,6 +176,30 @@ describe("column layout", () => {
     }
     expect(order(runs).columns).toBe("uncertain");
   });
+
+  describe("beside a table the page draws", () => {
+    const topics = ["Consumer rights", "Employment and social affairs", "Travel and transport", "Justice and home affairs", "Education and training", "Public health"];
+    // A ruled table of topics and counts (cells 8 pt, rows 16 pt apart) in the grid x 40–250.
+    const grid = { x0: 40, x1: 250, y0: 690 - 16 * topics.length, y1: 710 };
+    const tableRuns = (): TextRun[] => topics.flatMap((t, i) => [run(t, 43, 700 - 16 * i, 8), run(`${1000 + i}`, 231, 700 - 16 * i, 8, 16)]);
+
+    it("reads what stands beside it on a pitch of its own as a block after it, however it is aligned", () => {
+      // A bar chart's labels, set flush right at x 400 on a 17 pt pitch: some fall level with a
+      // row, most between two.
+      const labels = topics.map((t, i) => run(t, 400 - 4 * t.length, 697 - 17 * i, 8));
+      const texts = (grids: { x0: number; x1: number; y0: number; y1: number }[]) => orderByColumns(groupLines([...tableRuns(), ...labels], options), options, undefined, grids).lines.map((l) => l.text);
+      expect(texts([grid])).toEqual([...topics.map((t, i) => `${t} ${1000 + i}`), ...topics]);
+      // Without the grid, the labels are read between the rows.
+      expect(texts([]).slice(0, 2)).not.toEqual([`${topics[0]} 1000`, `${topics[1]} 1001`]);
+    });
+
+    it("keeps a label column the rules leave open in the rows its labels stand on", () => {
+      // The labels outside the grid, on the baselines of its rows: a table whose label column has no rules.
+      const open = topics.flatMap((t, i) => [run(`K${i}`, 10, 700 - 16 * i, 8), run(t, 43, 700 - 16 * i, 8), run(`${1000 + i}`, 231, 700 - 16 * i, 8, 16)]);
+      const { lines } = orderByColumns(groupLines(open, options), options, undefined, [grid]);
+      expect(lines.map((l) => l.text)).toEqual(topics.map((t, i) => `K${i} ${t} ${1000 + i}`));
+    });
+  });
 });
 
 describe("table detection", () => {

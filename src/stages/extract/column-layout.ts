@@ -257,7 +257,7 @@ function findGutter(rows: Row[], options: ColumnOptions, state: CutState, depth 
     const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
     if (tried.has(key)) return;
     tried.add(key);
-    const verdict = judge(rows, candidate, options, depth);
+    const verdict = judge(rows, candidate, options, depth, state.grids);
     if (verdict === "uncertain") state.uncertain = true;
     // Columns of text before blocks; the tallest run of either.
     const better = !best || (verdict === "columns" && best.verdict === "blocks") || (verdict === best.verdict && candidate.end - candidate.start > best.end - best.start);
@@ -316,6 +316,23 @@ function gutterBox(rows: readonly Row[], g: Gutter): Box {
 /** The strip runs inside the grid's width, down some of its height. */
 export function crossesGrid(strip: Box, grid: Box): boolean {
   return strip.x0 > grid.x0 && strip.x1 < grid.x1 && strip.y0 < grid.y1 && strip.y1 > grid.y0;
+}
+
+/**
+ * Text level with the grid and outside it, on a line of its own or of the grid's rows: the page
+ * was read without the grid's border, and is read again with it.
+ */
+export function textBeside(lines: readonly Line[], grid: Box): boolean {
+  return lines.some((line) => line.y >= grid.y0 && line.y <= grid.y1 && line.runs.some((r) => r.x >= grid.x1 + GRID_EDGE_SLACK || r.x + r.width <= grid.x0 - GRID_EDGE_SLACK));
+}
+
+/** A grid's side rule may stand this far (points) into the strip's text: the white beside it starts at the rule. */
+const GRID_EDGE_SLACK = 2;
+
+/** The strip runs down beside the grid, along its left or right border, level with some of its height. */
+function bordersGrid(strip: Box, grid: Box): boolean {
+  const along = (x: number) => x >= strip.x0 - GRID_EDGE_SLACK && x <= strip.x1 + GRID_EDGE_SLACK;
+  return (along(grid.x0) || along(grid.x1)) && strip.y0 < grid.y1 && strip.y1 > grid.y0;
 }
 
 /**
@@ -459,7 +476,7 @@ function narrow(strip: { x0: number; x1: number }, row: Row): { x0: number; x1: 
  */
 type Verdict = "columns" | "blocks" | "uncertain" | "none";
 
-function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number): Verdict {
+function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number, grids: readonly Box[] = []): Verdict {
   const section = rows.slice(g.start, g.end);
   const sideRows = (keep: (f: Fragment) => boolean) => section.map((r) => ({ fragments: r.fragments.filter(keep), y: r.y })).filter((r) => r.fragments.length > 0);
   const leftRows = sideRows((f) => f.x1 <= g.x0);
@@ -473,12 +490,18 @@ function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number): V
   if (left.length < MIN_ROWS_PER_SIDE || right.length < MIN_ROWS_PER_SIDE) return "none";
   // A gutter is wider than the gaps between words around it; a river of spaces down a page
   // whose words are drawn one by one (an OCR layer) is not.
-  if (g.x1 - g.x0 < GUTTER_OVER_WORD_GAP * medianWordGap(section, g)) return "none";
+  // A table the page draws ends at its border, whatever white its cells leave between words.
+  const besideGrid = grids.some((grid) => bordersGrid(gutterBox(rows, g), grid));
+  if (!besideGrid && g.x1 - g.x0 < GUTTER_OVER_WORD_GAP * medianWordGap(section, g)) return "none";
   // Rows that hold both sides on one baseline, against the side with fewer rows: a table's
   // cells, a label beside its paragraph and a list's markers pair with the other side nearly
   // always; a sidebar, a box or a column set on its own leading seldom does.
   const both = rowsOnOneBaseline(section, g);
   const independent = both < INDEPENDENT_ROWS_SHARE * Math.min(left.length, right.length);
+  // What stands beside a drawn table is a block of its own (a chart's labels, a note), however
+  // it is aligned, unless it pairs with most of the table's rows (a label column the rules
+  // leave open); a chart's labels fall level with a few rows by chance.
+  if (besideGrid && both < INDEPENDENT_ROWS_SHARE * Math.max(left.length, right.length)) return "blocks";
   // A column has a left margin: most rows right of a gutter start at one x. A river of spaces
   // down justified text (or between the words of an OCR layer) has text starting anywhere. A
   // block of label/value rows on baselines of its own may be set flush right (an invoice's

@@ -16,7 +16,7 @@
  */
 import { renderPageText } from "../../text/page-text.js";
 import type { Line, Paragraph, ParagraphKind, TextMode, TextRun } from "../../core/records.js";
-import { crossesGrid, orderByColumns, type Box, type ColumnOptions, type PageFrame } from "./column-layout.js";
+import { crossesGrid, orderByColumns, textBeside, type Box, type ColumnOptions, type PageFrame } from "./column-layout.js";
 import { buildLine, groupLines, type LineGroupingOptions } from "./line-grouping.js";
 import { stripListingLineNumbers } from "./listing-line-numbers.js";
 import { markItems } from "./marked-content.js";
@@ -115,7 +115,7 @@ export function layoutLines(
       // columns (the names of a ruled list beside its figures): the page is cut again, no gutter
       // running through a grid.
       const grids = rulings.vertical.length ? tableRulings(rulings).regions : [];
-      const crossed = grids.length > 0 && lines.gutters.some((g) => grids.some((grid) => crossesGrid(g, grid)));
+      const crossed = grids.length > 0 && (lines.gutters.some((g) => grids.some((grid) => crossesGrid(g, grid))) || grids.some((grid) => textBeside(lines.lines, grid)));
       const page = geometricSections(crossed ? geometricLines(body, options, frame, grids) : lines, options, rulings);
       return finish({ ...page, ...facts, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
     });
