@@ -104,6 +104,27 @@ describe("paragraphs", () => {
     ]);
   });
 
+  it("reads lines set flush right as one block: a short one starting far right is no first-line indent", () => {
+    // A chart's labels right-aligned at x 400: "Taxation" starts 40 pt right of the line before.
+    const labels = ["Education and training", "Public health", "Taxation", "Environment", "Justice"];
+    const lines = labels.map((t, i) => line(t, 400 - 5 * t.length, 700 - 12 * i, 400));
+    expect(segmentParagraphs(lines, options)).toHaveLength(1);
+  });
+
+  it("still finds a first-line indent in justified text whose last line ran full", () => {
+    const lines = [
+      line("first paragraph runs across the", 100, 700, 400),
+      line("whole measure and its last line", 100, 688, 400),
+      line("runs full to the margin as well", 100, 676, 400),
+      line("Indented start of the second one", 115, 664, 400),
+      line("continues at the margin again.", 100, 652, 400),
+    ];
+    expect(segmentParagraphs(lines, options).map((p) => [p.start, p.end])).toEqual([
+      [0, 3],
+      [3, 5],
+    ]);
+  });
+
   it("does not split a list item whose continuation lines hang indented", () => {
     const lines = [
       line("• The first item of a list is long", 100, 700, 400),

@@ -357,12 +357,29 @@ function continuesAcrossColumns(lines: readonly Line[], i: number, o: ParagraphO
   return right - (prev.x + prev.width) <= firstWordWidth(line) + 2 * o.spaceRatio * line.fontSize;
 }
 
+/** Lines this many before and after a line show how its block is set. */
+const SETTING_WINDOW = 2;
+
+/**
+ * Line i stands among lines set flush right (a chart's labels, an address at the right margin):
+ * they all end at one x, and the others start wherever their text makes them, so line i's start
+ * right of the line before is no indent. Justified text ends at one x too, but starts at one.
+ */
+function flushRightAround(lines: readonly Line[], i: number): boolean {
+  const line = lines[i]!;
+  const around = lines.slice(Math.max(0, i - SETTING_WINDOW), i + SETTING_WINDOW + 1).filter((l) => sameFontSize(l.fontSize, line.fontSize));
+  if (around.length < 3) return false;
+  const ends = around.map((l) => l.x + l.width);
+  const starts = around.filter((l) => l !== line).map((l) => l.x);
+  return aligned(Math.max(...ends), Math.min(...ends), line.fontSize) && !aligned(Math.max(...starts), Math.min(...starts), line.fontSize);
+}
+
 /** The first line of a paragraph set with an indent and no gap: the text returns to the margin after it. */
 function isIndentedFirstLine(lines: readonly Line[], i: number, o: ParagraphOptions): boolean {
   const prev = lines[i - 1]!;
   const line = lines[i]!;
   if (line.x - prev.x <= o.indentRatio * line.fontSize) return false;
-  if (centredOn(line, prev)) return false;
+  if (centredOn(line, prev) || flushRightAround(lines, i)) return false;
   const next = lines[i + 1];
   // A hanging indent (a list item's continuation) or a centred block does not return.
   if (!next) return true;
