@@ -135,6 +135,12 @@ export interface Line {
    * rate and its interval): the cells it covers are empty.
    */
   cellSpans?: number[];
+  /**
+   * How many rows each of `cells` spans down, when some cell spans more than one (a stub column's
+   * group label over its rows, in a grid whose rules stop under it): the cells it covers in the
+   * rows below are empty.
+   */
+  cellRowSpans?: number[];
 }
 
 /**

@@ -17,6 +17,8 @@ export interface DocumentTable {
   rows: string[][];
   /** Per row and cell, how many columns it spans: 1, or more for a header over several (the cells it covers empty). */
   spans: number[][];
+  /** Per row and cell, how many rows it spans down: 1, or more for a label over several rows of a grid (the cells it covers empty). */
+  rowSpans: number[][];
 }
 
 /**
@@ -37,15 +39,17 @@ export function documentTables(pages: readonly PageRecord[]): DocumentTable[] {
       const lines = page.lines.slice(paragraph.start, paragraph.end);
       const rows = widened(lines.map((line) => line.text.split("\t")));
       const spans = rows.map((cells, k) => cells.map((_, j) => lines[k]!.cellSpans?.[j] ?? 1));
+      const rowSpans = rows.map((cells, k) => cells.map((_, j) => lines[k]!.cellRowSpans?.[j] ?? 1));
       const before = () => page.paragraphs.slice(0, k).map((p) => page.lines.slice(p.start, p.end).map((l) => l.text).join(" "));
       const continued = carried && tables[tables.length - 1] === carried && carries(carried, rows, before());
       if (continued) {
         const from = sameRow(rows[0], carried.rows[0]) ? 1 : 0;
         carried.rows.push(...rows.slice(from));
         carried.spans.push(...spans.slice(from));
+        carried.rowSpans.push(...rowSpans.slice(from));
         carried.pages.push(page.number);
       } else {
-        tables.push({ page: page.number, pages: [page.number], index: tables.length + 1, rows, spans });
+        tables.push({ page: page.number, pages: [page.number], index: tables.length + 1, rows, spans, rowSpans });
       }
       if (k === page.paragraphs.length - 1) open = tables[tables.length - 1];
     });
@@ -85,10 +89,10 @@ function csvField(text: string): string {
 }
 
 /**
- * A table's cells as records: row and column from 0, how many columns the cell spans, the text as
- * printed. The cells a spanning cell covers stay in the list, empty, so every row has a record
- * per column (a spanning cell's `col_span` says which to skip).
+ * A table's cells as records: row and column from 0, how many rows and columns the cell spans,
+ * the text as printed. The cells a spanning cell covers stay in the list, empty, so every row has
+ * a record per column (a spanning cell's `row_span` and `col_span` say which to skip).
  */
-export function tableCells(table: DocumentTable): { row: number; col: number; col_span: number; text: string }[] {
-  return table.rows.flatMap((cells, row) => cells.map((text, col) => ({ row, col, col_span: table.spans[row]?.[col] ?? 1, text })));
+export function tableCells(table: DocumentTable): { row: number; col: number; row_span: number; col_span: number; text: string }[] {
+  return table.rows.flatMap((cells, row) => cells.map((text, col) => ({ row, col, row_span: table.rowSpans[row]?.[col] ?? 1, col_span: table.spans[row]?.[col] ?? 1, text })));
 }

@@ -14,11 +14,11 @@ describe("tables as data", () => {
       { start: 1, end: 4, kind: "table" },
     ]);
     const tables = documentTables([page]);
-    expect(tables).toEqual([{ page: 1, pages: [1], index: 1, rows: [["Item", "Qty", "Price"], ["Pump", "2", ""], ["Total", "", "90.00"]], spans: [[1, 1, 1], [1, 1, 1], [1, 1, 1]] }]);
+    expect(tables).toEqual([{ page: 1, pages: [1], index: 1, rows: [["Item", "Qty", "Price"], ["Pump", "2", ""], ["Total", "", "90.00"]], spans: [[1, 1, 1], [1, 1, 1], [1, 1, 1]], rowSpans: [[1, 1, 1], [1, 1, 1], [1, 1, 1]] }]);
     expect(tableCells(tables[0]!).slice(3, 6)).toEqual([
-      { row: 1, col: 0, col_span: 1, text: "Pump" },
-      { row: 1, col: 1, col_span: 1, text: "2" },
-      { row: 1, col: 2, col_span: 1, text: "" },
+      { row: 1, col: 0, row_span: 1, col_span: 1, text: "Pump" },
+      { row: 1, col: 1, row_span: 1, col_span: 1, text: "2" },
+      { row: 1, col: 2, row_span: 1, col_span: 1, text: "" },
     ]);
   });
 
@@ -27,9 +27,20 @@ describe("tables as data", () => {
     const lines = texts.map((text, k) => ({ text, x: 72, y: 700 - 14 * k, width: 200, fontSize: 10, runs: [], ...(k === 0 ? { cellSpans: [1, 2, 1] } : {}) }));
     const [table] = documentTables([pageRecord(lines, [{ start: 0, end: 3, kind: "table" }])]);
     expect(tableCells(table!).slice(0, 3)).toEqual([
-      { row: 0, col: 0, col_span: 1, text: "" },
-      { row: 0, col: 1, col_span: 2, text: "Emergency admissions" },
-      { row: 0, col: 2, col_span: 1, text: "" },
+      { row: 0, col: 0, row_span: 1, col_span: 1, text: "" },
+      { row: 0, col: 1, row_span: 1, col_span: 2, text: "Emergency admissions" },
+      { row: 0, col: 2, row_span: 1, col_span: 1, text: "" },
+    ]);
+  });
+  it("says how many rows a cell spans down, the cells it covers left empty", () => {
+    const texts = ["Region\tQuarter\tUnits", "North\tQ1\t120", "\tQ2\t135", "South\tQ1\t98"];
+    const lines = texts.map((text, k) => ({ text, x: 72, y: 700 - 14 * k, width: 200, fontSize: 10, runs: [], ...(k === 1 ? { cellRowSpans: [2, 1, 1] } : {}) }));
+    const [table] = documentTables([pageRecord(lines, [{ start: 0, end: 4, kind: "table" }])]);
+    expect(tableCells(table!).filter((c) => c.col === 0)).toEqual([
+      { row: 0, col: 0, row_span: 1, col_span: 1, text: "Region" },
+      { row: 1, col: 0, row_span: 2, col_span: 1, text: "North" },
+      { row: 2, col: 0, row_span: 1, col_span: 1, text: "" },
+      { row: 3, col: 0, row_span: 1, col_span: 1, text: "South" },
     ]);
   });
 });
@@ -52,7 +63,7 @@ describe("tables over a page break", () => {
       page(1, [["text", ["Landings by quay"]], ["table", ["Quay\tTonnes", "North\t1,204"]]]),
       page(2, [["table", ["Quay\tTonnes", "South\t802"]], ["text", ["Figures are provisional."]]]),
     ]);
-    expect(tables).toEqual([{ page: 1, pages: [1, 2], index: 1, rows: [["Quay", "Tonnes"], ["North", "1,204"], ["South", "802"]], spans: [[1, 1], [1, 1], [1, 1]] }]);
+    expect(tables).toEqual([{ page: 1, pages: [1, 2], index: 1, rows: [["Quay", "Tonnes"], ["North", "1,204"], ["South", "802"]], spans: [[1, 1], [1, 1], [1, 1]], rowSpans: [[1, 1], [1, 1], [1, 1]] }]);
   });
 
   it("lets a title saying the table goes on stand before it, and keeps tables apart when text comes between or the columns differ", () => {

@@ -286,17 +286,20 @@ function buildTable(
     }
     rows.push({ cells: cells.map((c) => [...c]), spans: [...spans[k]!], runs: [...lines[k]!.runs], y: lines[k]!.y, bottom: lines[k]!.y });
   }
+  // In a grid whose rules part its rows, a cell no rule closes under spans the rows down to the next rule.
+  const { rows: spanned, spans: rowSpans } = rowRuled ? spanRowsDown(rows, horizontal, pitch) : { rows, spans: rows.map((row) => row.cells.map(() => 1)) };
   // A table reads right to left when its text does (a Hebrew table's first column is its
   // rightmost): every row, the header of years too, puts its cells in that order.
-  const rightToLeft = isRightToLeft(rows.flatMap((row) => row.cells.flat().map((r) => r.text)).join(" "));
-  const out = rows.map((row) => {
+  const rightToLeft = isRightToLeft(spanned.flatMap((row) => row.cells.flat().map((r) => r.text)).join(" "));
+  const out = spanned.map((row, k) => {
     const line = buildLine(row.runs, options);
-    let texts = row.cells.map((cell) => cellText(cell, options));
-    let spans = cellSpans(texts.map((t) => t.text), row.spans);
-    if (rightToLeft) [texts, spans] = rightToLeftCells(texts, spans);
-    line.cells = texts.map((t) => t.lines.join("\n"));
-    line.text = texts.map((t) => t.text).join("\t");
+    let cells = row.cells.map((cell, j) => ({ ...cellText(cell, options), down: rowSpans[k]![j]! }));
+    let spans = cellSpans(cells.map((t) => t.text), row.spans);
+    if (rightToLeft) [cells, spans] = rightToLeftCells(cells, spans);
+    line.cells = cells.map((t) => t.lines.join("\n"));
+    line.text = cells.map((t) => t.text).join("\t");
     if (spans.some((n) => n > 1)) line.cellSpans = spans;
+    if (cells.some((c) => c.down > 1)) line.cellRowSpans = cells.map((c) => c.down);
     line.y = row.y;
     line.role = "TR";
     return line;
@@ -335,6 +338,80 @@ function continuesRow(prev: Row, cells: readonly TextRun[][], y: number, pitch: 
   if (prevFilled.includes(first) && othersFree && /^\p{Ll}/u.test(text(cells[first]!))) return true;
   return prevFilled.length === 1 && prevFilled[0] === 0 && !filled.includes(0);
 }
+
+/**
+ * Rows a cell spans down, per row and cell (1 for a cell of one row, and for the cells a spanning
+ * cell covers, which are left empty). Between two rows of a grid, a rule closes the cells of the
+ * columns it runs under; a cell the rule leaves open (a stub column's "North" over its quarters,
+ * the rule broken under it) goes on in the row below, and the text the row below holds in that
+ * column moves up into it (a label set centred on the cell's rows, a label's second line:
+ * continuesCell). A column the rules seldom close is one they leave open: its cells are each
+ * row's own.
+ */
+function spanRowsDown(rows: readonly Row[], horizontal: readonly Rule[], pitch: number): { rows: Row[]; spans: number[][] } {
+  const columns = rows[0]?.cells.length ?? 0;
+  // Each column's middle, over the runs its cells hold in every row.
+  const middles = Array.from({ length: columns }, (_, j) => {
+    const runs = rows.flatMap((row) => row.cells[j]!);
+    return runs.length ? (Math.min(...runs.map((r) => r.x)) + Math.max(...runs.map((r) => r.x + r.width))) / 2 : undefined;
+  });
+  // Per pair of rows, the columns a rule between them closes.
+  const closed = rows.slice(1).map((below, k) => {
+    const above = rows[k]!;
+    const size = Math.max(...below.runs.map((r) => r.fontSize));
+    // Under the middle of the upper row's last line's letters, above the lower row's baseline.
+    const between = horizontal.filter((r) => r.at < above.bottom + RULE_BAND_TOP_EMS * size && r.at > below.y);
+    return middles.map((x) => x !== undefined && between.some((r) => r.from <= x && r.to >= x));
+  });
+  // A column the rules close between a quarter of the rows they part, and two, is ruled row by
+  // row; one they close under its header or over its total only is left open.
+  const parted = closed.filter((gap) => gap.some(Boolean));
+  const ruled = middles.map((_, j) => {
+    const n = parted.filter((gap) => gap[j]).length;
+    return n >= 2 && n >= ROW_RULED_SHARE * parted.length;
+  });
+  // Each row's cells as copies (runs move between them), and per row and column the row whose cell it is part of.
+  const out = rows.map((row) => ({ ...row, cells: row.cells.map((c) => [...c]), runs: [...row.runs] }));
+  const owner = rows.map((_, k) => Array<number>(columns).fill(k));
+  const receiver: (number | undefined)[] = [];
+  closed.forEach((gap, g) => {
+    const k = g + 1;
+    gap.forEach((shut, j) => {
+      // A gap no rule runs through at all parts no cell (rows a grid's rules group).
+      if (shut || !ruled[j] || !gap.some(Boolean)) return;
+      const top = owner[k - 1]![j]!;
+      const below = out[k]!;
+      if (!continuesCell(out[top]!.cells[j]!, below.cells[j]!, pitch)) return;
+      if (below.cells[j]!.length > 0) receiver[k] = top;
+      out[top]!.cells[j]!.push(...below.cells[j]!);
+      below.cells[j] = [];
+      owner[k]![j] = top;
+    });
+  });
+  // A row whose text all went up into the cells above it is no row of its own (a label's second
+  // line set between two rows of the grid): its runs go with the row that took its text.
+  const kept = out.flatMap((row, k) => (row.cells.some((c) => c.length > 0) ? [k] : []));
+  out.forEach((row, k) => {
+    const to = receiver[k];
+    if (to !== undefined && !row.cells.some((c) => c.length > 0)) out[to]!.runs.push(...row.runs);
+  });
+  const spans = kept.map((k) => owner[k]!.map((o, j) => (o !== k ? 1 : kept.filter((m) => owner[m]![j] === k).length)));
+  return { rows: kept.map((k) => out[k]!), spans };
+}
+
+/**
+ * The text of a cell below goes on in the open cell above: the one holds no text, or the text
+ * below stands closer under it than rows stand to each other (a label's second line). Two texts
+ * a row apart are two cells (fields of a form boxed one under the other, their rule stopping short).
+ */
+function continuesCell(above: readonly TextRun[], below: readonly TextRun[], pitch: number): boolean {
+  if (above.length === 0 || below.length === 0) return true;
+  const gap = Math.min(...above.map((r) => r.y)) - Math.max(...below.map((r) => r.y));
+  return pitch > 0 && gap < WRAPPED_LINE_PITCH * pitch;
+}
+
+/** The middle of a line's letters (ems above its baseline): a rule under a row runs below it. */
+const RULE_BAND_TOP_EMS = 0.3;
 
 /** Each cell's span, cut short at the next cell with text: a spanning cell covers empty cells only. */
 function cellSpans(texts: readonly string[], spans: readonly number[]): number[] {
