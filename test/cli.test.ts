@@ -106,8 +106,21 @@ describe("pagestream extract", () => {
     expect(json.tables).toHaveLength(1);
     expect(json.tables[0]).toMatchObject({ page: 1, index: 1, rows: 5, columns: 4 });
     expect(json.tables[0].cells.slice(4, 6)).toEqual([
-      { row: 1, col: 0, col_span: 1, text: "Carbon dioxide (CO2)" },
-      { row: 1, col: 1, col_span: 1, text: "100 million" },
+      { row: 1, col: 0, row_span: 1, col_span: 1, text: "Carbon dioxide (CO2)" },
+      { row: 1, col: 1, row_span: 1, col_span: 1, text: "100 million" },
+    ]);
+    // A region's label over its rows: the cell spans them, its text on its first row, the cells it covers empty.
+    const spanned = JSON.parse(cli(["extract", "fixtures/table-grid-labels-over-rows.pdf", "--format", "json"]).stdout);
+    const labels = spanned.tables[0].cells.filter((c: { col: number }) => c.col === 0);
+    expect(labels.map((c: { row: number; row_span: number; text: string }) => [c.row, c.row_span, c.text])).toEqual([
+      [0, 1, "Region"],
+      [1, 2, "North"],
+      [2, 1, ""],
+      [3, 2, "South-east coast"],
+      [4, 1, ""],
+      [5, 3, "West"],
+      [6, 1, ""],
+      [7, 1, ""],
     ]);
   });
 
