@@ -105,10 +105,16 @@ describe("pagestream extract", () => {
     const json = JSON.parse(cli(["extract", "fixtures/table-ruled-tight-cells.pdf", "--format", "json"]).stdout);
     expect(json.tables).toHaveLength(1);
     expect(json.tables[0]).toMatchObject({ page: 1, index: 1, rows: 5, columns: 4 });
-    expect(json.tables[0].cells.slice(4, 6)).toEqual([
+    expect(json.tables[0].cells.slice(4, 6)).toMatchObject([
       { row: 1, col: 0, row_span: 1, col_span: 1, text: "Carbon dioxide (CO2)" },
       { row: 1, col: 1, row_span: 1, col_span: 1, text: "100 million" },
     ]);
+    // The first body row's baseline stands at 118 pt from the top (row top 107 + 11), its 9 pt
+    // words from 0.8 em over it to 0.2 em under it; the pollutant starts 1.5 pt inside the rule at x 40.
+    const box = json.tables[0].cells[4].box;
+    expect(box).toMatchObject({ page: 1, x0: 41.5, y0: 110.8, y1: 119.8 });
+    expect(box.x1).toBeGreaterThan(120);
+    expect(json.tables[0].cells[5].box.x0).toBeGreaterThan(box.x1);
     // A region's label over its rows: the cell spans them, its text on its first row, the cells it covers empty.
     const spanned = JSON.parse(cli(["extract", "fixtures/table-grid-labels-over-rows.pdf", "--format", "json"]).stdout);
     const labels = spanned.tables[0].cells.filter((c: { col: number }) => c.col === 0);

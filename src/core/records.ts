@@ -141,6 +141,11 @@ export interface Line {
    * rows below are empty.
    */
   cellRowSpans?: number[];
+  /**
+   * Where each of `cells`' words stand, in the page's text frame (as `x` and `y`): [x0, bottom,
+   * x1, top], null for an empty cell. The page record's `toDisplay` maps them onto the page.
+   */
+  cellExtents?: ([number, number, number, number] | null)[];
 }
 
 /**
@@ -194,6 +199,12 @@ export interface PageRecord {
   height: number;
   /** The page's /Rotate, in degrees. */
   rotation: number;
+  /**
+   * The map [a, b, c, d, e, f] from the frame the page's lines and runs are given in (x along
+   * the text, y up) to the page as displayed, in points from its top-left corner:
+   * (x, y) → (a·x + c·y + e, b·x + d·y + f) (src/text/page-boxes.ts).
+   */
+  toDisplay?: [number, number, number, number, number, number];
   /** Lines in reading order. */
   lines: Line[];
   paragraphs: Paragraph[];

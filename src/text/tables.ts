@@ -4,6 +4,7 @@
  * decided a wrapped cell's broken words). What `extract --format csv`, `extract --tables DIR`
  * and the JSON view's `tables` give; tabula and camelot users expect one CSV per table.
  */
+import { displayBox, type PageBox } from "./page-boxes.js";
 import type { PageRecord } from "../core/records.js";
 
 export interface DocumentTable {
@@ -19,6 +20,8 @@ export interface DocumentTable {
   spans: number[][];
   /** Per row and cell, how many rows it spans down: 1, or more for a label over several rows of a grid (the cells it covers empty). */
   rowSpans: number[][];
+  /** Per row and cell, the box its words stand in on the displayed page; null for an empty cell (or a page that gives no frame). */
+  boxes: (PageBox | null)[][];
 }
 
 /**
@@ -40,6 +43,12 @@ export function documentTables(pages: readonly PageRecord[]): DocumentTable[] {
       const rows = widened(lines.map((line) => line.text.split("\t")));
       const spans = rows.map((cells, k) => cells.map((_, j) => lines[k]!.cellSpans?.[j] ?? 1));
       const rowSpans = rows.map((cells, k) => cells.map((_, j) => lines[k]!.cellRowSpans?.[j] ?? 1));
+      const boxes = rows.map((cells, k) =>
+        cells.map((_, j) => {
+          const extent = lines[k]!.cellExtents?.[j];
+          return extent && page.toDisplay ? displayBox(page.number, page.toDisplay, extent) : null;
+        }),
+      );
       const before = () => page.paragraphs.slice(0, k).map((p) => page.lines.slice(p.start, p.end).map((l) => l.text).join(" "));
       const continued = carried && tables[tables.length - 1] === carried && carries(carried, rows, before());
       if (continued) {
@@ -47,9 +56,10 @@ export function documentTables(pages: readonly PageRecord[]): DocumentTable[] {
         carried.rows.push(...rows.slice(from));
         carried.spans.push(...spans.slice(from));
         carried.rowSpans.push(...rowSpans.slice(from));
+        carried.boxes.push(...boxes.slice(from));
         carried.pages.push(page.number);
       } else {
-        tables.push({ page: page.number, pages: [page.number], index: tables.length + 1, rows, spans, rowSpans });
+        tables.push({ page: page.number, pages: [page.number], index: tables.length + 1, rows, spans, rowSpans, boxes });
       }
       if (k === page.paragraphs.length - 1) open = tables[tables.length - 1];
     });
@@ -90,9 +100,12 @@ function csvField(text: string): string {
 
 /**
  * A table's cells as records: row and column from 0, how many rows and columns the cell spans,
- * the text as printed. The cells a spanning cell covers stay in the list, empty, so every row has
- * a record per column (a spanning cell's `row_span` and `col_span` say which to skip).
+ * the text as printed, and the box its words stand in (null for an empty cell). The cells a
+ * spanning cell covers stay in the list, empty, so every row has a record per column (a spanning
+ * cell's `row_span` and `col_span` say which to skip).
  */
-export function tableCells(table: DocumentTable): { row: number; col: number; row_span: number; col_span: number; text: string }[] {
-  return table.rows.flatMap((cells, row) => cells.map((text, col) => ({ row, col, row_span: table.rowSpans[row]?.[col] ?? 1, col_span: table.spans[row]?.[col] ?? 1, text })));
+export function tableCells(table: DocumentTable): { row: number; col: number; row_span: number; col_span: number; text: string; box: PageBox | null }[] {
+  return table.rows.flatMap((cells, row) =>
+    cells.map((text, col) => ({ row, col, row_span: table.rowSpans[row]?.[col] ?? 1, col_span: table.spans[row]?.[col] ?? 1, text, box: table.boxes[row]?.[col] ?? null })),
+  );
 }

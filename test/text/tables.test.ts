@@ -14,11 +14,11 @@ describe("tables as data", () => {
       { start: 1, end: 4, kind: "table" },
     ]);
     const tables = documentTables([page]);
-    expect(tables).toEqual([{ page: 1, pages: [1], index: 1, rows: [["Item", "Qty", "Price"], ["Pump", "2", ""], ["Total", "", "90.00"]], spans: [[1, 1, 1], [1, 1, 1], [1, 1, 1]], rowSpans: [[1, 1, 1], [1, 1, 1], [1, 1, 1]] }]);
+    expect(tables).toEqual([{ page: 1, pages: [1], index: 1, rows: [["Item", "Qty", "Price"], ["Pump", "2", ""], ["Total", "", "90.00"]], spans: [[1, 1, 1], [1, 1, 1], [1, 1, 1]], rowSpans: [[1, 1, 1], [1, 1, 1], [1, 1, 1]], boxes: [[null, null, null], [null, null, null], [null, null, null]] }]);
     expect(tableCells(tables[0]!).slice(3, 6)).toEqual([
-      { row: 1, col: 0, row_span: 1, col_span: 1, text: "Pump" },
-      { row: 1, col: 1, row_span: 1, col_span: 1, text: "2" },
-      { row: 1, col: 2, row_span: 1, col_span: 1, text: "" },
+      { row: 1, col: 0, row_span: 1, col_span: 1, text: "Pump", box: null },
+      { row: 1, col: 1, row_span: 1, col_span: 1, text: "2", box: null },
+      { row: 1, col: 2, row_span: 1, col_span: 1, text: "", box: null },
     ]);
   });
 
@@ -27,9 +27,9 @@ describe("tables as data", () => {
     const lines = texts.map((text, k) => ({ text, x: 72, y: 700 - 14 * k, width: 200, fontSize: 10, runs: [], ...(k === 0 ? { cellSpans: [1, 2, 1] } : {}) }));
     const [table] = documentTables([pageRecord(lines, [{ start: 0, end: 3, kind: "table" }])]);
     expect(tableCells(table!).slice(0, 3)).toEqual([
-      { row: 0, col: 0, row_span: 1, col_span: 1, text: "" },
-      { row: 0, col: 1, row_span: 1, col_span: 2, text: "Emergency admissions" },
-      { row: 0, col: 2, row_span: 1, col_span: 1, text: "" },
+      { row: 0, col: 0, row_span: 1, col_span: 1, text: "", box: null },
+      { row: 0, col: 1, row_span: 1, col_span: 2, text: "Emergency admissions", box: null },
+      { row: 0, col: 2, row_span: 1, col_span: 1, text: "", box: null },
     ]);
   });
   it("says how many rows a cell spans down, the cells it covers left empty", () => {
@@ -37,11 +37,21 @@ describe("tables as data", () => {
     const lines = texts.map((text, k) => ({ text, x: 72, y: 700 - 14 * k, width: 200, fontSize: 10, runs: [], ...(k === 1 ? { cellRowSpans: [2, 1, 1] } : {}) }));
     const [table] = documentTables([pageRecord(lines, [{ start: 0, end: 4, kind: "table" }])]);
     expect(tableCells(table!).filter((c) => c.col === 0)).toEqual([
-      { row: 0, col: 0, row_span: 1, col_span: 1, text: "Region" },
-      { row: 1, col: 0, row_span: 2, col_span: 1, text: "North" },
-      { row: 2, col: 0, row_span: 1, col_span: 1, text: "" },
-      { row: 3, col: 0, row_span: 1, col_span: 1, text: "South" },
+      { row: 0, col: 0, row_span: 1, col_span: 1, text: "Region", box: null },
+      { row: 1, col: 0, row_span: 2, col_span: 1, text: "North", box: null },
+      { row: 2, col: 0, row_span: 1, col_span: 1, text: "", box: null },
+      { row: 3, col: 0, row_span: 1, col_span: 1, text: "South", box: null },
     ]);
+  });
+});
+
+describe("cell boxes", () => {
+  it("gives each cell with words the box they stand in on the displayed page, null for an empty cell", () => {
+    // A page read at 0 degrees, 792 pt high: its text frame's y runs up, the displayed page's down.
+    const line = { text: "Pump\t\t2", x: 72, y: 700, width: 200, fontSize: 10, runs: [], cells: ["Pump", "", "2"], cellExtents: [[72, 698, 96, 708], null, [190, 698, 196, 708]] as ([number, number, number, number] | null)[] };
+    const page = { ...pageRecord([line], [{ start: 0, end: 1, kind: "table" }]), toDisplay: [1, 0, 0, -1, 0, 792] as [number, number, number, number, number, number] };
+    const [table] = documentTables([page]);
+    expect(tableCells(table!).map((c) => c.box)).toEqual([{ page: 1, x0: 72, y0: 84, x1: 96, y1: 94 }, null, { page: 1, x0: 190, y0: 84, x1: 196, y1: 94 }]);
   });
 });
 
@@ -63,7 +73,7 @@ describe("tables over a page break", () => {
       page(1, [["text", ["Landings by quay"]], ["table", ["Quay\tTonnes", "North\t1,204"]]]),
       page(2, [["table", ["Quay\tTonnes", "South\t802"]], ["text", ["Figures are provisional."]]]),
     ]);
-    expect(tables).toEqual([{ page: 1, pages: [1, 2], index: 1, rows: [["Quay", "Tonnes"], ["North", "1,204"], ["South", "802"]], spans: [[1, 1], [1, 1], [1, 1]], rowSpans: [[1, 1], [1, 1], [1, 1]] }]);
+    expect(tables).toEqual([{ page: 1, pages: [1, 2], index: 1, rows: [["Quay", "Tonnes"], ["North", "1,204"], ["South", "802"]], spans: [[1, 1], [1, 1], [1, 1]], rowSpans: [[1, 1], [1, 1], [1, 1]], boxes: [[null, null], [null, null], [null, null]] }]);
   });
 
   it("lets a title saying the table goes on stand before it, and keeps tables apart when text comes between or the columns differ", () => {

@@ -53,6 +53,8 @@ export interface PageLines {
   orderReason: string;
   untaggedGlyphs: number;
   columns: number | "uncertain";
+  /** The angle (degrees counter-clockwise) the body's text runs at: its runs' coordinates are turned by it (text-runs.ts). */
+  angle: number;
 }
 
 /** Tables found from the words alone on the page, not given by its tags: drawn rules may part their cells. */
@@ -100,7 +102,7 @@ export function layoutLines(
   fontCells?: FontCells,
 ): PageLines {
   const { angle, body, offAxis, stretchedFixedPitch } = orientRuns(markItems(items), styles, fontCells);
-  const facts = { chars: countChars([...body, ...offAxis.flat()]), ocrSuspect: stretchedFixedPitch };
+  const facts = { chars: countChars([...body, ...offAxis.flat()]), ocrSuspect: stretchedFixedPitch, angle };
   const tail = offAxis.map((group) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true }))));
   // The page as read with these rules (none at first), and the way to read it with others.
   const read = (build: (rulings: PageRulings) => PageLines): PageLines => {
@@ -160,7 +162,7 @@ export function layoutLines(
  */
 export function layoutRuns(runs: readonly TextRun[], options: LayoutOptions, orderReason: string): PageLines {
   const page = geometricSections(geometricLines(runs, options), options, NO_RULINGS);
-  return finish({ ...page, chars: countChars(runs), ocrSuspect: false, orderSource: "geometry", orderReason, untaggedGlyphs: 0 }, options);
+  return finish({ ...page, chars: countChars(runs), ocrSuspect: false, angle: 0, orderSource: "geometry", orderReason, untaggedGlyphs: 0 }, options);
 }
 
 function countChars(runs: readonly TextRun[]): number {

@@ -4,6 +4,7 @@ import { DocumentError, describeError } from "../../core/document-error.js";
 import { parsePageRange, selectPages, type PageSpan } from "./page-range.js";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
+import { textFrameToDisplay, type DisplayMatrix } from "../../text/page-boxes.js";
 import { readDrawnSegments } from "./page-drawing.js";
 import { documentLineGap, hasGeometricTable, layoutLines, withDrawnRules, layoutParagraphs, monospacedShare, type LayoutOptions, type PageLayout, type PageLines } from "./page-layout.js";
 import { withBlockRoles } from "../../text/block-roles.js";
@@ -189,6 +190,7 @@ interface ReadPage {
   width: number;
   height: number;
   rotation: number;
+  toDisplay: DisplayMatrix;
   probe?: PageProbe;
 }
 
@@ -228,7 +230,8 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions,
     }
     renameFonts(lines.sections, fonts.names, content.styles as PdfFontStyles);
     const probe = lines.chars < SPARSE_PAGE_CHARS || lines.ocrSuspect ? await probePage(page).catch(() => undefined) : undefined;
-    return { lines, width: viewport.width, height: viewport.height, rotation: page.rotate, ...(probe ? { probe } : {}) };
+    const toDisplay = textFrameToDisplay(viewport.transform, lines.angle);
+    return { lines, width: viewport.width, height: viewport.height, rotation: page.rotate, toDisplay, ...(probe ? { probe } : {}) };
   } finally {
     page.cleanup();
   }
@@ -244,6 +247,7 @@ function pageRecord(context: DocumentContext, number: number, layout: LayoutOpti
     width: round(read?.width ?? 0),
     height: round(read?.height ?? 0),
     rotation: read?.rotation ?? 0,
+    ...(read ? { toDisplay: read.toDisplay } : {}),
     lines,
     paragraphs,
     text,

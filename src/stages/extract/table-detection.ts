@@ -9,6 +9,7 @@
  * other, is that row's cells wrapping, joined to them.
  */
 import type { Line, TextRun } from "../../core/records.js";
+import { runsExtent } from "../../text/page-boxes.js";
 import { median } from "../../text/text-geometry.js";
 import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
@@ -293,13 +294,14 @@ function buildTable(
   const rightToLeft = isRightToLeft(spanned.flatMap((row) => row.cells.flat().map((r) => r.text)).join(" "));
   const out = spanned.map((row, k) => {
     const line = buildLine(row.runs, options);
-    let cells = row.cells.map((cell, j) => ({ ...cellText(cell, options), down: rowSpans[k]![j]! }));
+    let cells = row.cells.map((cell, j) => ({ ...cellText(cell, options), down: rowSpans[k]![j]!, extent: runsExtent(cell) ?? null }));
     let spans = cellSpans(cells.map((t) => t.text), row.spans);
     if (rightToLeft) [cells, spans] = rightToLeftCells(cells, spans);
     line.cells = cells.map((t) => t.lines.join("\n"));
     line.text = cells.map((t) => t.text).join("\t");
     if (spans.some((n) => n > 1)) line.cellSpans = spans;
     if (cells.some((c) => c.down > 1)) line.cellRowSpans = cells.map((c) => c.down);
+    line.cellExtents = cells.map((c) => c.extent);
     line.y = row.y;
     line.role = "TR";
     return line;

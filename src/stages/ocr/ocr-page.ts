@@ -4,6 +4,7 @@
  * place of the text layer the page had. Only the facts about that text layer go; the page's
  * number, size, scan verdict and stray text stay.
  */
+import { bottomUpToDisplay } from "../../text/page-boxes.js";
 import type { OcrFacts, PageRecord } from "../../core/records.js";
 import { layoutParagraphs, layoutRuns, type LayoutOptions, type PageLines } from "../extract/page-layout.js";
 import { ocrRuns } from "./ocr-runs.js";
@@ -30,6 +31,8 @@ export function ocrPageRecord(page: PageRecord, lines: PageLines, layout: Layout
   const { garbled: _garbled, ocrLayer: _ocrLayer, invisibleText: _invisible, ...rest } = page;
   return {
     ...rest,
+    // OCR words stand on the displayed page, y up from its bottom edge (ocr-runs.ts).
+    toDisplay: bottomUpToDisplay(page.height),
     lines: laid.lines,
     paragraphs: laid.paragraphs,
     text: laid.text,

@@ -1,0 +1,88 @@
+/**
+ * Boxes on a page as it is displayed: PDF points from the top-left corner of the page, its
+ * /Rotate applied, as pdfplumber and `pdftotext -bbox` give them. A page's lines and runs keep
+ * the frame their text is read in (x to the right along the text, y up; turned with the text on a
+ * page printed sideways, text-runs.ts); the page record's `toDisplay` maps that frame onto the
+ * displayed page, so every view draws its boxes from the same coordinates.
+ */
+
+/** An affine map as PDF writes it, [a, b, c, d, e, f]: (x, y) → (a·x + c·y + e, b·x + d·y + f). */
+export type DisplayMatrix = [number, number, number, number, number, number];
+
+/** A rectangle on a displayed page, in points from its top-left corner: x0 < x1, y0 (top) < y1 (bottom). */
+export interface PageBox {
+  page: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** An extent in the frame a page's text is read in: x0 < x1, bottom < top (y up). */
+export type FrameExtent = [x0: number, bottom: number, x1: number, top: number];
+
+/** A glyph's box reaches this far (ems) under its baseline and over it: the usual descender and ascender of text faces. */
+const DESCENT_EMS = 0.2;
+const ASCENT_EMS = 0.8;
+
+/** The extent of runs' glyphs (their advance across, a font's height from under the baseline up), or undefined for none. */
+export function runsExtent(runs: readonly { x: number; y: number; width: number; fontSize: number }[]): FrameExtent | undefined {
+  if (runs.length === 0) return undefined;
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let bottom = Infinity;
+  let top = -Infinity;
+  for (const r of runs) {
+    x0 = Math.min(x0, r.x);
+    x1 = Math.max(x1, r.x + r.width);
+    bottom = Math.min(bottom, r.y - DESCENT_EMS * r.fontSize);
+    top = Math.max(top, r.y + ASCENT_EMS * r.fontSize);
+  }
+  return [x0, bottom, x1, top];
+}
+
+/** The box on the displayed page that holds an extent of the text frame (its four corners mapped, rounded to hundredths of a point). */
+export function displayBox(page: number, matrix: DisplayMatrix, [x0, bottom, x1, top]: FrameExtent): PageBox {
+  const [a, b, c, d, e, f] = matrix;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const [x, y] of [
+    [x0, bottom],
+    [x0, top],
+    [x1, bottom],
+    [x1, top],
+  ] as const) {
+    xs.push(a * x + c * y + e);
+    ys.push(b * x + d * y + f);
+  }
+  return { page, x0: round(Math.min(...xs)), y0: round(Math.min(...ys)), x1: round(Math.max(...xs)), y1: round(Math.max(...ys)) };
+}
+
+/**
+ * The map from the text frame of a page read at `angle` (degrees counter-clockwise: its runs'
+ * coordinates turned by it) to the displayed page, given pdf.js's viewport transform at scale 1
+ * (user space to the displayed page, top-left origin, y down).
+ */
+export function textFrameToDisplay(viewport: readonly number[], angle: number): DisplayMatrix {
+  const rad = (angle * Math.PI) / 180;
+  const cos = Math.cos(rad);
+  const sin = Math.sin(rad);
+  // The text frame back into user space: (x, y) → (x·cos − y·sin, x·sin + y·cos).
+  const [va = 1, vb = 0, vc = 0, vd = 1, ve = 0, vf = 0] = viewport;
+  return [va * cos + vc * sin, vb * cos + vd * sin, -va * sin + vc * cos, -vb * sin + vd * cos, ve, vf].map(clean) as DisplayMatrix;
+}
+
+/** The map for words whose coordinates are the displayed page's with y up from its bottom edge (an OCR engine's, scaled to points). */
+export function bottomUpToDisplay(height: number): DisplayMatrix {
+  return [1, 0, 0, -1, 0, height];
+}
+
+function round(v: number): number {
+  return Math.round(v * 100) / 100 || 0;
+}
+
+/** Cosines and sines of right angles come out a hair off zero and one. */
+function clean(v: number): number {
+  const r = Math.round(v);
+  return Math.abs(v - r) < 1e-9 ? r || 0 : v;
+}
