@@ -12,6 +12,7 @@ import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "../pipeline/limits.j
 import { FileWorker, splitFile } from "../run/file-worker.js";
 import type { ComponentConfig } from "../run/worker-protocol.js";
 import { documentViewText, pageViewText } from "../text/document-view.js";
+import { lineBox, mergeBoxes } from "../text/page-boxes.js";
 import { documentTables, tableCells, tableCsv, type DocumentTable } from "../text/tables.js";
 import type { EarlyWorker } from "./early-extraction-worker.js";
 import { escapeControls } from "./escape-controls.js";
@@ -167,9 +168,20 @@ export function textOutput(pages: readonly PageRecord[], format: TextFormat, mar
 function jsonOutput(result: Extract<DocumentResult, { status: "ok" }>, tables: readonly DocumentTable[]): object {
   return {
     document: result.document,
-    pages: result.pages.map(({ type: _type, documentId: _id, uri: _uri, number, text, ...fields }) => ({ number, text, ...fields })),
+    pages: result.pages.map(({ type: _type, documentId: _id, uri: _uri, number, text, ...fields }) => ({ number, text, ...fields, ...pageBoxes({ number, ...fields }) })),
     tables: tables.map((t) => ({ page: t.page, pages: t.pages, index: t.index, rows: t.rows.length, columns: t.rows[0]?.length ?? 0, cells: tableCells(t) })),
     warnings: result.warnings,
+  };
+}
+
+/** A page's lines with their box, its paragraphs with theirs (one per column piece), on the page as displayed. */
+function pageBoxes(page: Pick<PageRecord, "number" | "lines" | "paragraphs" | "toDisplay">): Pick<PageRecord, "lines" | "paragraphs"> {
+  const toDisplay = page.toDisplay;
+  if (!toDisplay) return { lines: page.lines, paragraphs: page.paragraphs };
+  const boxes = page.lines.map((line) => lineBox(page.number, toDisplay, line));
+  return {
+    lines: page.lines.map((line, k) => ({ ...line, box: boxes[k]! })),
+    paragraphs: page.paragraphs.map((p) => ({ ...p, boxes: mergeBoxes(boxes.slice(p.start, p.end)) })),
   };
 }
 

@@ -120,6 +120,11 @@ export interface Line {
   /** True when the text runs in another direction than the page's body text (a vertical margin note). */
   offAxis?: boolean;
   /**
+   * For an off-axis line: how far (degrees counter-clockwise) the frame its coordinates are given
+   * in is turned from the body's, which the page's `toDisplay` maps.
+   */
+  turn?: number;
+  /**
    * The structure role of the line's element on a tagged page (H1…H6, P, LI, Caption…), `TR`
    * for a table row (cells separated by tabs in `text`), `Artifact` for declared furniture.
    */
@@ -310,6 +315,18 @@ export type TextFormat = "plain" | "markdown";
  * by one blank line in page order — what `pagestream extract` prints in that format (see
  * `src/text/document-view.ts`).
  */
+/**
+ * A rectangle on a displayed page: PDF points from the page's top-left corner, its /Rotate
+ * applied (as pdfplumber and `pdftotext -bbox` give them); x0 < x1, y0 (top) < y1 (bottom).
+ */
+export interface PageBox {
+  page: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 export interface ChunkRecord {
   type: "chunk";
   /** UUIDv5 of the document id and the chunk index: the same on every run. */
@@ -318,6 +335,12 @@ export interface ChunkRecord {
   uri: string;
   /** 0-based position in the document. */
   index: number;
+  /**
+   * Where the chunk's text stands: for every page it touches, the boxes of the lines it covers,
+   * merged into one rectangle per column piece, in reading order (src/text/text-boxes.ts). Empty
+   * for pages that give no frame (records written before boxes).
+   */
+  boxes?: PageBox[];
   /** `prefix` followed by the document's text (in `textFormat`) from `charStart` to `charEnd`. */
   text: string;
   /**

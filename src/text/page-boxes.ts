@@ -6,17 +6,12 @@
  * displayed page, so every view draws its boxes from the same coordinates.
  */
 
+import type { PageBox } from "../core/records.js";
+
 /** An affine map as PDF writes it, [a, b, c, d, e, f]: (x, y) → (a·x + c·y + e, b·x + d·y + f). */
 export type DisplayMatrix = [number, number, number, number, number, number];
 
-/** A rectangle on a displayed page, in points from its top-left corner: x0 < x1, y0 (top) < y1 (bottom). */
-export interface PageBox {
-  page: number;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+export type { PageBox };
 
 /** An extent in the frame a page's text is read in: x0 < x1, bottom < top (y up). */
 export type FrameExtent = [x0: number, bottom: number, x1: number, top: number];
@@ -70,6 +65,52 @@ export function textFrameToDisplay(viewport: readonly number[], angle: number): 
   // The text frame back into user space: (x, y) → (x·cos − y·sin, x·sin + y·cos).
   const [va = 1, vb = 0, vc = 0, vd = 1, ve = 0, vf = 0] = viewport;
   return [va * cos + vc * sin, vb * cos + vd * sin, -va * sin + vc * cos, -vb * sin + vd * cos, ve, vf].map(clean) as DisplayMatrix;
+}
+
+/** A line's box on the displayed page: its runs' extent (or its own, without runs), mapped from its frame. */
+export function lineBox(page: number, toDisplay: DisplayMatrix, line: LineGeometry): PageBox {
+  const extent = runsExtent(line.runs ?? []) ?? runsExtent([line])!;
+  return displayBox(page, line.turn ? textFrameToDisplay(toDisplay, line.turn) : toDisplay, extent);
+}
+
+/** What a line's box is made from. */
+export interface LineGeometry {
+  x: number;
+  y: number;
+  width: number;
+  fontSize: number;
+  runs?: readonly { x: number; y: number; width: number; fontSize: number }[];
+  /** Degrees the line's frame is turned from the page's body frame (an off-axis line's). */
+  turn?: number;
+}
+
+/** A line this many of its own heights under the one before (a paragraph gap, the space around a heading) is still the same column piece; a figure between leaves more. */
+const PIECE_GAP_LINES = 6;
+
+/**
+ * Line boxes in reading order merged into as few rectangles as the layout allows: a line joins
+ * the piece of the line before when it stands on the same page, below that line (or level with
+ * it) within a few line heights, and overlaps it across. A new column, a block beside, a jump
+ * back up the page start a new piece.
+ */
+export function mergeBoxes(boxes: readonly PageBox[]): PageBox[] {
+  const out: PageBox[] = [];
+  let last: PageBox | undefined;
+  for (const box of boxes) {
+    const piece = out[out.length - 1];
+    const height = last ? last.y1 - last.y0 : 0;
+    const joins =
+      piece !== undefined &&
+      last !== undefined &&
+      last.page === box.page &&
+      box.y0 >= last.y0 - 0.5 * height &&
+      box.y0 - last.y1 <= PIECE_GAP_LINES * height &&
+      Math.min(box.x1, last.x1) > Math.max(box.x0, last.x0);
+    if (joins) Object.assign(piece, { x0: Math.min(piece.x0, box.x0), y0: Math.min(piece.y0, box.y0), x1: Math.max(piece.x1, box.x1), y1: Math.max(piece.y1, box.y1) });
+    else out.push({ ...box });
+    last = box;
+  }
+  return out;
 }
 
 /** The map for words whose coordinates are the displayed page's with y up from its bottom edge (an OCR engine's, scaled to points). */

@@ -196,6 +196,8 @@ describe("chunk stage: what every chunk knows", () => {
         runningTitles: [],
         textFormat: "plain",
         flags: ["columns_uncertain", "ocr_layer"],
+        // These pages say nothing of where their lines stand on the displayed page (no toDisplay).
+        boxes: [],
       },
     ]);
   });

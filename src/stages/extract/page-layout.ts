@@ -101,9 +101,10 @@ export function layoutLines(
   /** The document's fixed-pitch evidence from the pages before (text-runs.ts); this page's is added. */
   fontCells?: FontCells,
 ): PageLines {
-  const { angle, body, offAxis, stretchedFixedPitch } = orientRuns(markItems(items), styles, fontCells);
+  const { angle, body, offAxis, offAxisAngles, stretchedFixedPitch } = orientRuns(markItems(items), styles, fontCells);
   const facts = { chars: countChars([...body, ...offAxis.flat()]), ocrSuspect: stretchedFixedPitch, angle };
-  const tail = offAxis.map((group) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true }))));
+  // Each off-axis group's lines say how far their frame is turned from the body's: their boxes need it.
+  const tail = offAxis.map((group, g) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true, turn: offAxisAngles[g]! - angle }))));
   // The page as read with these rules (none at first), and the way to read it with others.
   const read = (build: (rulings: PageRulings) => PageLines): PageLines => {
     const page = build(NO_RULINGS);

@@ -43,6 +43,8 @@ export interface OrientedRuns {
   body: TextRun[];
   /** Runs in each other direction, each group in its own frame. */
   offAxis: TextRun[][];
+  /** The angle of each `offAxis` group's frame, as `angle` is the body's. */
+  offAxisAngles: number[];
 }
 
 /** Directions closer than this (degrees) are the same direction: a scan tilted a degree or two stays one, a 90° margin note does not (docs/extraction.md §1.1). */
@@ -94,7 +96,7 @@ export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles 
   }
   groups.sort((g, h) => h.chars - g.chars);
   const [bodyGroup, ...others] = groups;
-  if (!bodyGroup) return { angle: 0, body: [], offAxis: [], stretchedFixedPitch: false };
+  if (!bodyGroup) return { angle: 0, body: [], offAxis: [], offAxisAngles: [], stretchedFixedPitch: false };
   const monospaced = monospacedFonts(oriented, styles, seenCells);
   const stretchedFixedPitch = oriented.some((o) => styles[o.item.fontName]?.fontFamily === "monospace" && !monospaced.has(o.item.fontName));
   const bold = boldFonts(oriented, styles);
@@ -108,6 +110,7 @@ export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles 
     stretchedFixedPitch,
     body: frame(bodyGroup),
     offAxis: others.map(frame),
+    offAxisAngles: others.map((g) => weightedMedianAngle(g.members)),
   };
 }
 
