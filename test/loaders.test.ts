@@ -9,7 +9,7 @@
  *   numbers, booleans or non-empty lists), which run before it sends anything.
  */
 import { Document as LangChainDocument } from "@langchain/core/documents";
-import { Document as LlamaIndexDocument, TextNode } from "@llamaindex/core/schema";
+import { Document as LlamaIndexDocument, MetadataMode, TextNode } from "@llamaindex/core/schema";
 import { ChromaClient, ChromaConnectionError, ChromaValueError } from "chromadb";
 import { spawnSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -64,6 +64,10 @@ describe("LlamaIndex.TS", () => {
     // As nodes (the chunks are already sized), the same.
     const nodes = (await lines("out/llamaindex.jsonl")).map((line) => new TextNode(line as never));
     expect(nodes.map((n) => [n.id_, n.text])).toEqual(flat.map((c) => [c.id, c.text]));
+    // The boxes travel in the metadata, but stay out of what is embedded and shown to the LLM.
+    expect(typeof documents[0]!.metadata.boxes).toBe("string");
+    for (const mode of [MetadataMode.EMBED, MetadataMode.LLM]) expect(documents[0]!.getContent(mode)).not.toContain('"x0"');
+    expect(documents[0]!.getContent(MetadataMode.ALL)).toContain('"x0"');
     // A flat line has no id_: LlamaIndex makes up a random one, and a re-load would duplicate every chunk.
     const [first] = flat;
     expect(new LlamaIndexDocument(first as never).id_).not.toBe(first!.id);

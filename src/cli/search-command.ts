@@ -137,6 +137,7 @@ function jsonHit(hit: SearchHit): object {
     page_end: hit.pageEnd,
     match_pages: hit.matchPages,
     match_page_labels: hit.matchPageLabels,
+    boxes: hit.boxes,
     snippet: hit.snippet,
     highlights: hit.highlights,
     ...(hit.ocr ? { ocr: { pages: hit.ocr.pages, mean_confidence: hit.ocr.meanConfidence } } : {}),

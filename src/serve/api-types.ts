@@ -45,6 +45,8 @@ export interface SearchHitJson {
   /** First and last page of the matched text. */
   pages: [number, number];
   pageLabels: string[];
+  /** Where the hit's chunk stands on those pages, in points from the displayed page's top-left corner. */
+  boxes: { page: number; x0: number; y0: number; x1: number; y1: number }[];
   snippet: string;
   /** [start, end) of each match in `snippet`. */
   highlights: [number, number][];

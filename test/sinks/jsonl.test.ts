@@ -214,6 +214,10 @@ describe("jsonl sink, chunk records", () => {
         title: "Berth Notice",
         page_count: 2,
         pages: [1, 2],
+        page_sizes: [
+          { page: 1, width: 612, height: 792 },
+          { page: 2, width: 612, height: 792 },
+        ],
         empty_pages: [],
         scan_pages: [2],
         chunk_count: 2,

@@ -90,8 +90,8 @@ describe("sqlite sink", () => {
       expect(d.rows_hash).toMatch(/^[0-9a-f]{64}$/);
     }
     expect(pages).toEqual([
-      { document_row: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", format: "plain", flags: "[]", furniture: null, facts: FACTS, ocr: null },
-      { document_row: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", format: "plain", flags: "[]", furniture: null, facts: FACTS, ocr: null },
+      { document_row: 1, number: 1, label: null, text: `Berth Notice\n\n${S0}`, char_start: 0, char_end: 14 + S0.length, mode: "reflow", format: "plain", flags: "[]", furniture: null, facts: FACTS, ocr: null, width: 612, height: 792 },
+      { document_row: 1, number: 2, label: null, text: S1, char_start: 14 + S0.length + 2, char_end: 14 + S0.length + 2 + S1.length, mode: "reflow", format: "plain", flags: "[]", furniture: null, facts: FACTS, ocr: null, width: 612, height: 792 },
     ]);
     if (notice.status !== "ok") throw new Error("fixture");
     expect((chunks as { id: string; chunk_index: number; text: string; title: string }[]).map((c) => [c.id, c.chunk_index, c.text, c.title])).toEqual(
@@ -313,6 +313,28 @@ describe("sqlite sink", () => {
     again.close();
   });
 
+  it("brings a version 7 archive forward, and stores each chunk's boxes and each page's size once its document is written again", async () => {
+    await run([await doc("notice", [[heading("Berth Notice", 16), text(S0)]], "Berth Notice")]);
+    let db = new Database(join(dir, "out/archive.sqlite"));
+    db.exec(AS_VERSION_7);
+    db.close();
+    expect(await run([])).toEqual([`out/archive.sqlite: rebuilt the schema (version 7 → ${ARCHIVE_SCHEMA_VERSION})`]);
+    expect(integrity()).toBe(true);
+    db = open();
+    expect(db.prepare("SELECT boxes FROM chunks").all()).toEqual([{ boxes: "[]" }]);
+    expect(db.prepare("SELECT width, height FROM pages").all()).toEqual([{ width: null, height: null }]);
+    db.close();
+    // Written again from a page that says where its lines stand on the displayed page (upright, 792 pt high).
+    const upright = page(1, [heading("Berth Notice", 16), text(S0)], { uri: "/in/notice.pdf", documentId: "notice".padEnd(64, "0"), toDisplay: [1, 0, 0, -1, 0, 792] });
+    await run([await result([upright], { title: "Berth Notice", limits: { maxTokens: 24 } })]);
+    db = open();
+    const boxes = (db.prepare("SELECT boxes FROM chunks ORDER BY chunk_index").all() as { boxes: string }[]).map((r) => JSON.parse(r.boxes));
+    // The heading's baseline at y 750 (42 pt from the top), the sentence's under it: one column piece from x 72.
+    expect(boxes[0]).toEqual([expect.objectContaining({ page: 1, x0: 72, y0: 42 - 0.8 * 16 })]);
+    expect(db.prepare("SELECT width, height FROM pages").all()).toEqual([{ width: 612, height: 792 }]);
+    db.close();
+  });
+
   it("brings a version 6 archive forward: pages say their format, chunks their headings inside and running titles", async () => {
     await run([await doc("notice", [[heading("Berth Notice", 16), text(S0)]], "Berth Notice")]);
     let db = new Database(join(dir, "out/archive.sqlite"));
@@ -406,8 +428,16 @@ describe("sqlite sink", () => {
  * bigram column: the full-text index over text and title only, kept by the same triggers.
  */
 /** A version 6 archive taken back to version 5: no prefix indexes, ranking bounds or filter indexes. */
+/** An archive written by pagestream before schema 8: no chunks.boxes, no pages.width or height. */
+const AS_VERSION_7 = `
+ALTER TABLE chunks DROP COLUMN boxes;
+ALTER TABLE pages DROP COLUMN width;
+ALTER TABLE pages DROP COLUMN height;
+UPDATE archive_meta SET value = '7' WHERE key = 'schema_version';
+`;
+
 /** An archive written by pagestream before schema 7: no pages.format, no chunks.headings_inside or running_titles. */
-const AS_VERSION_6 = `
+const AS_VERSION_6 = AS_VERSION_7 + `
 ALTER TABLE pages DROP COLUMN format;
 ALTER TABLE chunks DROP COLUMN headings_inside;
 ALTER TABLE chunks DROP COLUMN running_titles;

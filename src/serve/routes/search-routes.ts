@@ -111,6 +111,7 @@ export function searchRoutes(options: ServerOptions) {
               title: h.title,
               pages: h.matchPages,
               pageLabels: h.matchPageLabels,
+              boxes: h.boxes,
               snippet: h.snippet,
               highlights: h.highlights,
               flags: flags.get(h.chunkId) ?? [],

@@ -9,6 +9,7 @@
  * `chunk_index` in it, having no place of their own for them): flat — strings, numbers and lists
  * of strings — never null and never an empty list. Chroma refuses an empty list (1,173 of 1,244
  * records of a real run had one) and a null; a missing title, heading, label or flag is left out.
+ * The chunk's boxes (where its text stands on its pages) are a JSON string for the same reason.
  */
 import type { ChunkRecord } from "../../core/records.js";
 
@@ -45,6 +46,8 @@ export function chunkMetadata(chunk: ChunkRecord, place: ChunkPlace): Record<str
     ...list("headings_inside", chunk.headingsInside ?? []),
     ...list("running_titles", chunk.runningTitles ?? []),
     ...list("flags", chunk.flags),
+    // Nested values are refused by flat stores (Chroma): the boxes travel as a JSON string.
+    ...(chunk.boxes?.length ? { boxes: JSON.stringify(chunk.boxes) } : {}),
   };
 }
 
@@ -70,7 +73,9 @@ export function shapeChunk(chunk: FlatChunk, shape: ChunkShape): object {
     case "langchain":
       return { pageContent: text, metadata: { document_id, chunk_index, ...metadata }, id };
     case "llamaindex":
-      return { id_: id, text, metadata: { document_id, chunk_index, ...metadata } };
+      // LlamaIndex puts a node's metadata into the text it embeds and hands the LLM: the boxes
+      // are coordinates for a citation, not words about the text.
+      return { id_: id, text, metadata: { document_id, chunk_index, ...metadata }, ...(metadata.boxes !== undefined ? { excludedEmbedMetadataKeys: ["boxes"], excludedLlmMetadataKeys: ["boxes"] } : {}) };
   }
 }
 

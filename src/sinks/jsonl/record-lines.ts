@@ -49,6 +49,8 @@ export function documentLine(result: DocumentResult): object {
     ...(document.title ? { title: document.title } : {}),
     page_count: document.pageCount,
     pages: pages.map((p) => p.number),
+    // Each page's size as displayed (points), for drawing a chunk's boxes over it.
+    page_sizes: pages.map((p) => ({ page: p.number, width: p.width, height: p.height })),
     empty_pages: pages.filter((p) => p.empty).map((p) => p.number),
     scan_pages: pages.filter((p) => pageFlags(p).includes("scan")).map((p) => p.number),
     chunk_count: chunks.length,

@@ -9,11 +9,14 @@
  *   order source, columns, dehyphenation decisions…; null on pages written before schema 3),
  *   how OCR read it (`ocr`, for pages the ocr stage read from their image; schema 4), and
  *   where its text sits in the document text chunk offsets point into; that text is in the
- *   view its chunks were cut from, `format` plain or markdown (schema 7).
+ *   view its chunks were cut from, `format` plain or markdown (schema 7); its size as displayed,
+ *   `width` and `height` in points (schema 8).
  * - `chunks`: the chunk records, `id` the same UUID as in the JSONL. `title` repeats the
  *   document's title so the full-text index can hold it beside the text; `cjk` holds the text's
  *   Chinese, Japanese and Korean words as pairs of characters (cjk-bigrams.ts; "" for text
- *   without them; schema 5); `headings_inside` and `running_titles` as in the JSONL (schema 7).
+ *   without them; schema 5); `headings_inside` and `running_titles` as in the JSONL (schema 7);
+ *   `boxes`, a JSON array of where its text stands on its pages, `{page, x0, y0, x1, y1}` in
+ *   points from the displayed page's top-left corner (schema 8).
  * - `chunks_fts`: FTS5 over chunk text, title and cjk, external content (the text is stored
  *   once, in `chunks`), kept in step by triggers; tokenizer `unicode61 remove_diacritics 2`,
  *   with `porter` in front when stemming is on; prefix indexes for 3- and 4-letter prefixes
@@ -72,6 +75,11 @@ const ARCHIVE_MIGRATIONS: (string | ((db: Database) => void))[] = [
   `ALTER TABLE pages ADD COLUMN format TEXT NOT NULL DEFAULT 'plain';
    ALTER TABLE chunks ADD COLUMN headings_inside TEXT NOT NULL DEFAULT '[]';
    ALTER TABLE chunks ADD COLUMN running_titles TEXT NOT NULL DEFAULT '[]';`,
+  // 7 → 8: where each chunk's text stands on its pages (`chunks.boxes`), and each page's size as
+  // displayed; none for what was written before, until its document is written again.
+  `ALTER TABLE chunks ADD COLUMN boxes TEXT NOT NULL DEFAULT '[]';
+   ALTER TABLE pages ADD COLUMN width REAL;
+   ALTER TABLE pages ADD COLUMN height REAL;`,
 ];
 
 /** The columns of the full-text index, in the order bm25 weights them (FTS_WEIGHTS). */
@@ -126,6 +134,8 @@ CREATE TABLE IF NOT EXISTS pages (
   facts TEXT,
   ocr TEXT,
   format TEXT NOT NULL DEFAULT 'plain',
+  width REAL,
+  height REAL,
   PRIMARY KEY (document_row, number)
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chunks (
@@ -147,6 +157,7 @@ CREATE TABLE IF NOT EXISTS chunks (
   cjk TEXT NOT NULL DEFAULT '',
   headings_inside TEXT NOT NULL DEFAULT '[]',
   running_titles TEXT NOT NULL DEFAULT '[]',
+  boxes TEXT NOT NULL DEFAULT '[]',
   UNIQUE (document_row, chunk_index)
 ) STRICT;
 CREATE INDEX IF NOT EXISTS chunks_id ON chunks (id);

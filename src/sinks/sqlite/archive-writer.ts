@@ -33,9 +33,9 @@ export class ArchiveWriter {
     this.deleteChunks = db.prepare("DELETE FROM chunks WHERE document_row = ?");
     this.deletePages = db.prepare("DELETE FROM pages WHERE document_row = ?");
     this.deleteDocument = db.prepare("DELETE FROM documents WHERE id = ?");
-    const pageColumns = ["document_row", "number", "label", "text", "char_start", "char_end", "mode", "format", "flags", "furniture", "facts", "ocr"];
+    const pageColumns = ["document_row", "number", "label", "text", "char_start", "char_end", "mode", "format", "flags", "furniture", "facts", "ocr", "width", "height"];
     this.insertPage = db.prepare(`INSERT INTO pages (${pageColumns.join(", ")}) VALUES (${pageColumns.map((c) => "@" + c).join(", ")})`);
-    const chunkColumns = ["id", "document_row", "chunk_index", "text", "title", "page_start", "page_end", "page_labels", "char_start", "char_end", "prefix_chars", "token_count", "headings", "headings_inside", "running_titles", "flags", "cjk"];
+    const chunkColumns = ["id", "document_row", "chunk_index", "text", "title", "page_start", "page_end", "page_labels", "char_start", "char_end", "prefix_chars", "token_count", "headings", "headings_inside", "running_titles", "flags", "cjk", "boxes"];
     this.insertChunk = db.prepare(`INSERT INTO chunks (${chunkColumns.join(", ")}) VALUES (${chunkColumns.map((c) => "@" + c).join(", ")})`);
     this.allDocuments = db.prepare("SELECT id, uri FROM documents ORDER BY id");
     const tokenize = (db.prepare("SELECT value FROM archive_meta WHERE key = 'fts_tokenize'").pluck().get() as string | undefined) ?? "";

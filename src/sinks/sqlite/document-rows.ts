@@ -17,7 +17,7 @@ import { documentStatus, pageFlags, pageFurniture, pageLabel } from "../../text/
  * indexes, the ranking bounds (`impact_blocks`, `term_impacts`) and the `chunks_filter` and
  * `pages_offsets` indexes; 7: `pages.format`, `chunks.headings_inside` and `chunks.running_titles`.
  */
-export const ARCHIVE_SCHEMA_VERSION = 7;
+export const ARCHIVE_SCHEMA_VERSION = 8;
 
 export interface DocumentRow {
   uri: string;
@@ -56,6 +56,9 @@ export interface PageRow {
   facts: string;
   /** JSON of how the ocr stage read the page (engine, version, languages, dpi, confidence…); null for the PDF's own text. */
   ocr: string | null;
+  /** The page's size as displayed, in points (null when unknown). */
+  width: number | null;
+  height: number | null;
 }
 
 /**
@@ -123,6 +126,8 @@ export interface ChunkRow {
   flags: string;
   /** The text's CJK words as bigrams, for the full-text index ("" without CJK). */
   cjk: string;
+  /** JSON array of where its text stands on its pages (ChunkRecord.boxes). */
+  boxes: string;
 }
 
 export interface DocumentRows {
@@ -169,6 +174,8 @@ export function documentRows(result: DocumentResult): DocumentRows {
       furniture: furniture === undefined ? null : JSON.stringify(furniture),
       facts: JSON.stringify(pageFacts(page)),
       ocr: page.ocr ? JSON.stringify(page.ocr) : null,
+      width: page.width || null,
+      height: page.height || null,
     };
   });
   const chunks: ChunkRow[] = result.chunks.map((c) => ({
@@ -189,6 +196,7 @@ export function documentRows(result: DocumentResult): DocumentRows {
     running_titles: JSON.stringify(c.runningTitles ?? []),
     flags: JSON.stringify(c.flags),
     cjk: cjkIndexText(c.text),
+    boxes: JSON.stringify(c.boxes ?? []),
   }));
   const first = result.chunks[0];
   const config = {

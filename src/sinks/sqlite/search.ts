@@ -10,6 +10,7 @@
  * archive (a read transaction), and has a time limit (see SEARCH_TIME_LIMIT_MS).
  */
 import type { Database, Statement } from "better-sqlite3";
+import type { PageBox } from "../../core/records.js";
 import { FTS_TABLE, TRIGRAM_TABLE, tableExists } from "./archive-schema.js";
 import { cjkPattern } from "./cjk-bigrams.js";
 import { FTS_TOKENIZERS } from "./fts-tokens.js";
@@ -64,6 +65,11 @@ export interface SearchHit {
   matchPages: [number, number];
   /** Printed labels of those pages, where the document shows them. */
   matchPageLabels: string[];
+  /**
+   * Where the chunk's text stands on those pages: column pieces, in points from the displayed
+   * page's top-left corner (none for chunks written before schema 8).
+   */
+  boxes: PageBox[];
   /** A stretch of the chunk around the matches, white space collapsed; "…" where it was cut. */
   snippet: string;
   /** [start, end) of each match in `snippet`. */
@@ -133,7 +139,7 @@ function search(db: Database, query: string, options: SearchOptions): SearchResu
   const textOf = cjk.length ? (seq: number) => withCjkMarks(marked(seq), cjk) : marked;
   const chunkRow = statement(
     db,
-    `SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.document_id, d.uri, ${features.path ? "d.path" : "NULL AS path"}, d.title FROM chunks c JOIN documents d ON d.id = c.document_row WHERE c.seq = ?`,
+    `SELECT c.id, c.chunk_index, c.page_start, c.page_end, c.char_start, c.prefix_chars, d.id AS document_row, d.document_id, d.uri, ${features.path ? "d.path" : "NULL AS path"}, ${features.boxes ? "c.boxes" : "'[]' AS boxes"}, d.title FROM chunks c JOIN documents d ON d.id = c.document_row WHERE c.seq = ?`,
   );
   const pagesOf = new Map<number, PageOffsets[]>();
 
@@ -172,6 +178,7 @@ function search(db: Database, query: string, options: SearchOptions): SearchResu
       pageEnd: chunk.page_end,
       matchPages,
       matchPageLabels: pages.filter((p) => p.number >= matchPages[0] && p.number <= matchPages[1] && p.label).map((p) => p.label!),
+      boxes: (JSON.parse(chunk.boxes) as PageBox[]).filter((b) => b.page >= matchPages[0] && b.page <= matchPages[1]),
       snippet,
       highlights,
       ...(ocr ? { ocr } : {}),
@@ -279,6 +286,8 @@ function matchOf(
 interface ArchiveFeatures extends IndexColumns {
   /** documents.path (schema 5). */
   path: boolean;
+  /** chunks.boxes (schema 8). */
+  boxes: boolean;
   /** The chunks_filter index (schema 6). */
   filterIndex: boolean;
   /** Prefix lengths the full-text index keeps an index for (schema 6: 3 and 4). */
@@ -300,6 +309,7 @@ function archiveFeatures(db: Database): ArchiveFeatures {
   const features: ArchiveFeatures = {
     cjk: has(FTS_TABLE, "cjk"),
     path: has("documents", "path"),
+    boxes: has("chunks", "boxes"),
     filterIndex: db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'chunks_filter'").get() !== undefined,
     prefixLengths: (/prefix = '([0-9 ]+)'/.exec(declaration)?.[1] ?? "").split(" ").filter(Boolean).map(Number),
     impacts: tableExists(db, "term_impacts") && tableExists(db, "impact_blocks") && (FTS_TOKENIZERS as readonly (string | undefined)[]).includes(tokenize) ? tokenize : undefined,
@@ -520,7 +530,7 @@ function chunkFilters(options: SearchOptions): { sql: string[]; params: Record<s
   return { sql, params };
 }
 
-type HitChunk = ChunkOffsets & { id: string; chunk_index: number; page_start: number; page_end: number; document_row: number; document_id: string | null; uri: string; path: string | null; title: string | null };
+type HitChunk = ChunkOffsets & { id: string; chunk_index: number; page_start: number; page_end: number; document_row: number; document_id: string | null; uri: string; path: string | null; boxes: string; title: string | null };
 
 interface ChunkOffsets {
   char_start: number;
