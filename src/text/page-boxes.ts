@@ -39,18 +39,19 @@ export function runsExtent(runs: readonly { x: number; y: number; width: number;
 /** The box on the displayed page that holds an extent of the text frame (its four corners mapped, rounded to hundredths of a point). */
 export function displayBox(page: number, matrix: DisplayMatrix, [x0, bottom, x1, top]: FrameExtent): PageBox {
   const [a, b, c, d, e, f] = matrix;
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (const [x, y] of [
-    [x0, bottom],
-    [x0, top],
-    [x1, bottom],
-    [x1, top],
-  ] as const) {
-    xs.push(a * x + c * y + e);
-    ys.push(b * x + d * y + f);
-  }
-  return { page, x0: round(Math.min(...xs)), y0: round(Math.min(...ys)), x1: round(Math.max(...xs)), y1: round(Math.max(...ys)) };
+  // Each coordinate is linear in x and in y: its least and greatest over the rectangle are at
+  // the ends each term takes its least and greatest at.
+  const ax = [a * x0, a * x1];
+  const cy = [c * bottom, c * top];
+  const bx = [b * x0, b * x1];
+  const dy = [d * bottom, d * top];
+  return {
+    page,
+    x0: round(Math.min(ax[0]!, ax[1]!) + Math.min(cy[0]!, cy[1]!) + e),
+    y0: round(Math.min(bx[0]!, bx[1]!) + Math.min(dy[0]!, dy[1]!) + f),
+    x1: round(Math.max(ax[0]!, ax[1]!) + Math.max(cy[0]!, cy[1]!) + e),
+    y1: round(Math.max(bx[0]!, bx[1]!) + Math.max(dy[0]!, dy[1]!) + f),
+  };
 }
 
 /**

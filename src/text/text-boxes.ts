@@ -4,11 +4,11 @@
  * made from, so a citation points at the words it quotes.
  *
  * A view's text is rendered from the pages' lines (document-view.ts), a line's words in order;
- * each line is found in it word by word, from where the line before ended. Words are runs of
- * letters and digits, which Markdown never escapes; a line without any, or not found, covers
- * nothing (its neighbours' boxes stand for it).
+ * each line is found in it by its first and last word, from where the line before ended. Words
+ * are runs of letters and digits, which Markdown never escapes; a line without any, or not
+ * found, covers nothing (its neighbours' boxes stand for it).
  */
-import type { Line, PageBox, PageRecord } from "../core/records.js";
+import type { PageBox, PageRecord, TextFormat } from "../core/records.js";
 import type { PageSpan } from "./document-text.js";
 import { lineBox, mergeBoxes } from "./page-boxes.js";
 
@@ -18,13 +18,13 @@ export interface LinePlace {
   end: number;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Markup a view may add between two words of a line (a table's " | ", emphasis, an escape): characters. */
 const MARKUP_SLACK = 8;
 
 /** Each page's lines placed in the view's text, by page number. */
-export function linePlaces(pages: readonly Pick<PageRecord, "number" | "lines">[], text: string, spans: readonly PageSpan[]): Map<number, LinePlace[]> {
+export function linePlaces(pages: readonly Pick<PageRecord, "number" | "lines">[], text: string, spans: readonly PageSpan[], format: TextFormat): Map<number, LinePlace[]> {
+  const cellMarkup = format === "markdown" ? MARKDOWN_CELL_MARKUP : 0;
   const byNumber = new Map(pages.map((p) => [p.number, p]));
   const out = new Map<number, LinePlace[]>();
   for (const span of spans) {
@@ -34,7 +34,7 @@ export function linePlaces(pages: readonly Pick<PageRecord, "number" | "lines">[
     out.set(
       span.number,
       page.lines.map((line) => {
-        const place = placeLine(text, line.text, cursor, span.end);
+        const place = placeLine(text, line.text, cursor, span.end, cellMarkup);
         if (place.end > place.start) cursor = place.end;
         return place;
       }),
@@ -44,46 +44,92 @@ export function linePlaces(pages: readonly Pick<PageRecord, "number" | "lines">[
 }
 
 /**
- * A line's words found one after the other in the view's text: the first near `from`, each next
- * one close after the one before (the line's own characters between them and a view's markup).
- * The first word may end a word broken at the line before ("nition" of "recognition"), the last
- * may begin one; the words between stand whole. A word not found ends the line's place there.
+ * A line found in the view's text by its first and last word: the first near `from` (standing
+ * whole, or ending a word broken at the line before: "nition" of "recognition"), the last from
+ * about where the line's own text puts it (the view may drop a character or two, never many;
+ * markup only adds), standing whole or beginning a word broken at the line's end. A line whose
+ * first word is not found has no place; one whose last word is not, ends with its first.
  */
-function placeLine(text: string, lineText: string, from: number, to: number): LinePlace {
-  const words = [...lineText.matchAll(WORD)];
-  if (words.length === 0) return { start: from, end: from };
-  const first = words[0]!;
-  const start = findWord(text, first[0], from, Math.min(to, from + FIRST_WORD_REACH * lineText.length + MARKUP_SLACK * 8), { left: true, right: words.length === 1 });
+function placeLine(text: string, lineText: string, from: number, to: number, cellMarkup: number): LinePlace {
+  const first = firstWord(lineText);
+  if (!first) return { start: from, end: from };
+  const last = lastWord(lineText);
+  const single = last.at === first.at;
+  const start = findWord(text, first.word, from, Math.min(to, from + FIRST_WORD_REACH * lineText.length + 8 * MARKUP_SLACK), { left: true, right: single });
   if (start < 0) return { start: from, end: from };
-  let end = start + first[0].length;
-  for (let k = 1; k < words.length; k++) {
-    const word = words[k]!;
-    const between = word.index! - (words[k - 1]!.index! + words[k - 1]![0].length);
-    const at = findWord(text, word[0], end, Math.min(to, end + between + MARKUP_SLACK + word[0].length), { left: false, right: k === words.length - 1 });
-    if (at < 0) break;
-    end = at + word[0].length;
-  }
-  return { start, end };
+  if (single) return { start, end: start + first.word.length };
+  // Not before where the line's own text puts it, less a dropped character or two: the same word
+  // earlier in the line ("$10.00" before "$120.00") is not its last.
+  const reach = Math.min(to, start + lineText.length + cellMarkup * tabs(lineText, 0, lineText.length) + MARKUP_SLACK);
+  const near = Math.max(start + first.word.length, start + last.at - first.at + cellMarkup * tabs(lineText, first.at, last.at) - DROPPED_CHARS);
+  let at = findWord(text, last.word, near, reach, { left: false, right: true });
+  if (at < 0) at = findWord(text, last.word, start + first.word.length, reach, { left: false, right: true });
+  return { start, end: at >= 0 ? at + last.word.length : start + first.word.length };
 }
+
+const WORD_AT = /[\p{L}\p{N}]+/u;
+
+function firstWord(lineText: string): { word: string; at: number } | undefined {
+  const m = WORD_AT.exec(lineText);
+  return m ? { word: m[0], at: m.index } : undefined;
+}
+
+/** The line's last word (it has one: its first). */
+function lastWord(lineText: string): { word: string; at: number } {
+  let end = lineText.length;
+  while (end > 0 && !LETTER_OR_DIGIT.test(lineText[end - 1]!)) end--;
+  let start = end;
+  while (start > 0 && LETTER_OR_DIGIT.test(lineText[start - 1]!)) start--;
+  return { word: lineText.slice(start, end), at: start };
+}
+
+/** The tabs between two places of a line: a table row's cells, apart by " | " in Markdown. */
+function tabs(lineText: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = lineText.indexOf("\t", from); i >= 0 && i < to; i = lineText.indexOf("\t", i + 1)) n++;
+  return n;
+}
+
+/** What Markdown writes between two cells of a row (" | ") beyond the tab the line has. */
+const MARKDOWN_CELL_MARKUP = 2;
+
+/** Characters a view may render fewer than the line's own text holds before its last word (spaces collapsed). */
+const DROPPED_CHARS = 2;
 
 /** A line's first word is looked for up to this many times the line's length past where the line before ended. */
 const FIRST_WORD_REACH = 2;
 
 /**
- * The boxes of the lines that the text from `start` to `end` (view offsets) covers, on pages
- * `from`..`to`, merged into column pieces. Pages without a frame (`toDisplay`) give none.
+ * A reader of where stretches of a view's text stand: for the text from `start` to `end` (view
+ * offsets) on pages `from`..`to`, the boxes of the lines it covers, merged into column pieces.
+ * Pages without a frame (`toDisplay`) give none. Lines are placed once, each page's line boxes
+ * made once, whatever the number of stretches asked for (every chunk of a document).
  */
-export function spanBoxes(pages: readonly Pick<PageRecord, "number" | "lines" | "toDisplay">[], places: ReadonlyMap<number, readonly LinePlace[]>, start: number, end: number): PageBox[] {
-  const boxes: PageBox[] = [];
-  for (const page of pages) {
-    const placed = places.get(page.number);
-    if (!placed || !page.toDisplay) continue;
-    page.lines.forEach((line: Line, k) => {
-      const place = placed[k]!;
-      if (place.end > place.start && place.end > start && place.start < end) boxes.push(lineBox(page.number, page.toDisplay!, line));
-    });
-  }
-  return mergeBoxes(boxes);
+export function spanBoxes(
+  pages: readonly Pick<PageRecord, "number" | "lines" | "toDisplay">[],
+  text: string,
+  spans: readonly PageSpan[],
+  format: TextFormat,
+): (start: number, end: number, from: number, to: number) => PageBox[] {
+  const places = linePlaces(pages, text, spans, format);
+  const lineBoxes = new Map<number, PageBox[]>();
+  const boxesOf = (page: Pick<PageRecord, "number" | "lines" | "toDisplay">) => {
+    let boxes = lineBoxes.get(page.number);
+    if (!boxes) lineBoxes.set(page.number, (boxes = page.lines.map((line) => lineBox(page.number, page.toDisplay!, line))));
+    return boxes;
+  };
+  return (start, end, from, to) => {
+    const covered: PageBox[] = [];
+    for (const page of pages) {
+      if (page.number < from || page.number > to || !page.toDisplay) continue;
+      const placed = places.get(page.number);
+      if (!placed) continue;
+      placed.forEach((place, k) => {
+        if (place.end > place.start && place.end > start && place.start < end) covered.push(boxesOf(page)[k]!);
+      });
+    }
+    return mergeBoxes(covered);
+  };
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;

@@ -3,6 +3,7 @@ import type { PageBox, PageRecord } from "../../src/core/records.js";
 import { chunkDocument } from "../../src/stages/chunk/chunker.js";
 import { loadTokenizer } from "../../src/stages/chunk/tokenizer.js";
 import { lineBox, mergeBoxes } from "../../src/text/page-boxes.js";
+import { linePlaces } from "../../src/text/text-boxes.js";
 import { extractFile, okPages } from "../helpers/extract.js";
 
 /**
@@ -71,5 +72,29 @@ describe("merging line boxes", () => {
 
   it("starts a new piece on a new page and after a wide white (a figure between)", () => {
     expect(mergeBoxes([line(1, 72, 700, 500), line(2, 72, 80, 500), line(2, 72, 300, 500)])).toHaveLength(3);
+  });
+});
+
+describe("placing lines in a view's text", () => {
+  const place = (lines: string[], text: string, format: "plain" | "markdown") => {
+    const page = { number: 1, lines: lines.map((t) => ({ text: t, x: 0, y: 0, width: 0, fontSize: 10, runs: [] })) };
+    return linePlaces([page], text, [{ number: 1, start: 0, end: text.length }], format).get(1)!.map((p) => text.slice(p.start, p.end));
+  };
+
+  it("ends a line at its own last word, not at the same letters in the next line", () => {
+    const lines = ["moved part of its business to a", "larger port. The commercial team"];
+    expect(place(lines, lines.join(" "), "plain")).toEqual(lines.map((l) => l.replace(/\.$/, "")));
+  });
+
+  it("ends a table row at its last cell, not at the same digits in a cell before it", () => {
+    const rows = ["Anode set\t5\t$1.50\t$7.50", "Paint\t1\t$31.00\t$31.00"];
+    const markdown = "| Anode set | 5 | $1.50 | $7.50 |\n| Paint | 1 | $31.00 | $31.00 |";
+    expect(place(rows, markdown, "markdown")).toEqual(["Anode set | 5 | $1.50 | $7.50", "Paint | 1 | $31.00 | $31.00"]);
+    expect(place(rows, rows.join("\n"), "plain")).toEqual(["Anode set\t5\t$1.50\t$7.50", "Paint\t1\t$31.00\t$31.00"]);
+  });
+
+  it("places a line whose first word ends a word broken at the line before", () => {
+    const lines = ["The committee agreed to the recog-", "nition of the new berth"];
+    expect(place(lines, "The committee agreed to the recognition of the new berth", "plain")).toEqual(["The committee agreed to the recog", "nition of the new berth"]);
   });
 });

@@ -13,7 +13,7 @@ import { HeadingPath } from "./headings.js";
 import { packChunks, type ChunkLimits, type PackedChunk } from "./packing.js";
 import { pageFlags, pageLabel, runningTitles } from "../../text/page-facts.js";
 import { documentPieces } from "./pieces.js";
-import { linePlaces, spanBoxes } from "../../text/text-boxes.js";
+import { spanBoxes } from "../../text/text-boxes.js";
 import type { Tokenizer } from "./tokenizer.js";
 
 export interface ChunkInput {
@@ -31,7 +31,7 @@ export function chunkDocument(input: ChunkInput, limits: ChunkLimits, tokenizer:
   const packed = packChunks(text, pieces, tokenizer, limits, rowStarts(text, blocks));
   const headings = chunkHeadings(blocks, packed);
   const frozenLimits = Object.freeze({ ...limits });
-  const places = linePlaces(input.pages, text, view.pages);
+  const boxesOf = spanBoxes(input.pages, text, view.pages, textFormat);
   return packed.map((chunk, index) => {
     const pageStart = pageAt(view.pages, chunk.start).number;
     const pageEnd = pageAt(view.pages, Math.max(chunk.start, chunk.end - 1)).number;
@@ -58,7 +58,7 @@ export function chunkDocument(input: ChunkInput, limits: ChunkLimits, tokenizer:
       headingsInside: headings[index]!.inside,
       runningTitles: [...new Set(spanned.flatMap(runningTitles))],
       flags: [...new Set(spanned.flatMap(pageFlags))].sort(),
-      boxes: spanBoxes(spanned, places, chunk.start, chunk.end),
+      boxes: boxesOf(chunk.start, chunk.end, pageStart, pageEnd),
     };
   });
 }
