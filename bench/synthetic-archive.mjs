@@ -67,6 +67,12 @@ export function archiveDocuments(text, { chunks: CHUNKS, chunkChars, charsPerTok
         type: "chunk", id: chunkId(documentId, uri, index), documentId, uri, index, text, prefix: "", pageStart: page, pageEnd: page, pageLabels: [String(page)],
         charStart: offset, charEnd: offset + text.length, tokenCount: Math.round(text.length / charsPerToken), tokenizer: "gpt-tokenizer", encoding: "cl100k_base",
         limits, headings: [`${page}. Section`], flags: [],
+        // Where it stands, as the chunk stage says it: a piece at the foot of one column and one
+        // at the top of the next, so the archive holds boxes of a usual size.
+        boxes: [
+          { page, x0: 72, y0: 400.25 + (index % 7) * 10, x1: 295.5, y1: 720.75 },
+          { page, x0: 316.5, y0: 72, x1: 540, y1: 250.5 + (index % 5) * 12 },
+        ],
       };
       offset += text.length + 2;
       return record;
