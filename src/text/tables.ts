@@ -16,12 +16,17 @@ export interface DocumentTable {
   index: number;
   /** The rows, top first; each row's cells left to right (right to left in a right-to-left table), empty cells kept. */
   rows: string[][];
-  /** Per row and cell, how many columns it spans: 1, or more for a header over several (the cells it covers empty). */
-  spans: number[][];
-  /** Per row and cell, how many rows it spans down: 1, or more for a label over several rows of a grid (the cells it covers empty). */
-  rowSpans: number[][];
-  /** Per row and cell, the box its words stand in on the displayed page; null for an empty cell (or a page that gives no frame). */
-  boxes: (PageBox | null)[][];
+  /** Per row and cell (as `rows`), where it stands and what it spans. */
+  cells: CellPlace[][];
+}
+
+export interface CellPlace {
+  /** Columns it spans: 1, or more for a header over several (the cells it covers empty). */
+  colSpan: number;
+  /** Rows it spans down: 1, or more for a label over several rows of a grid (the cells it covers empty). */
+  rowSpan: number;
+  /** The box its words stand in on the displayed page; null for an empty cell (or a page that gives no frame). */
+  box: PageBox | null;
 }
 
 /**
@@ -41,25 +46,22 @@ export function documentTables(pages: readonly PageRecord[]): DocumentTable[] {
       if (paragraph.kind !== "table") return;
       const lines = page.lines.slice(paragraph.start, paragraph.end);
       const rows = widened(lines.map((line) => line.text.split("\t")));
-      const spans = rows.map((cells, k) => cells.map((_, j) => lines[k]!.cellSpans?.[j] ?? 1));
-      const rowSpans = rows.map((cells, k) => cells.map((_, j) => lines[k]!.cellRowSpans?.[j] ?? 1));
-      const boxes = rows.map((cells, k) =>
-        cells.map((_, j) => {
-          const extent = lines[k]!.cellExtents?.[j];
-          return extent && page.toDisplay ? displayBox(page.number, page.toDisplay, extent) : null;
-        }),
-      );
+      const cells = rows.map((texts, k) => {
+        const line = lines[k]!;
+        return texts.map((_, j): CellPlace => {
+          const extent = line.cellExtents?.[j];
+          return { colSpan: line.cellSpans?.[j] ?? 1, rowSpan: line.cellRowSpans?.[j] ?? 1, box: extent && page.toDisplay ? displayBox(page.number, page.toDisplay, extent) : null };
+        });
+      });
       const before = () => page.paragraphs.slice(0, k).map((p) => page.lines.slice(p.start, p.end).map((l) => l.text).join(" "));
       const continued = carried && tables[tables.length - 1] === carried && carries(carried, rows, before());
       if (continued) {
         const from = sameRow(rows[0], carried.rows[0]) ? 1 : 0;
         carried.rows.push(...rows.slice(from));
-        carried.spans.push(...spans.slice(from));
-        carried.rowSpans.push(...rowSpans.slice(from));
-        carried.boxes.push(...boxes.slice(from));
+        carried.cells.push(...cells.slice(from));
         carried.pages.push(page.number);
       } else {
-        tables.push({ page: page.number, pages: [page.number], index: tables.length + 1, rows, spans, rowSpans, boxes });
+        tables.push({ page: page.number, pages: [page.number], index: tables.length + 1, rows, cells });
       }
       if (k === page.paragraphs.length - 1) open = tables[tables.length - 1];
     });
@@ -106,6 +108,9 @@ function csvField(text: string): string {
  */
 export function tableCells(table: DocumentTable): { row: number; col: number; row_span: number; col_span: number; text: string; box: PageBox | null }[] {
   return table.rows.flatMap((cells, row) =>
-    cells.map((text, col) => ({ row, col, row_span: table.rowSpans[row]?.[col] ?? 1, col_span: table.spans[row]?.[col] ?? 1, text, box: table.boxes[row]?.[col] ?? null })),
+    cells.map((text, col) => {
+      const place = table.cells[row]?.[col];
+      return { row, col, row_span: place?.rowSpan ?? 1, col_span: place?.colSpan ?? 1, text, box: place?.box ?? null };
+    }),
   );
 }

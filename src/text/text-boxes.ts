@@ -112,6 +112,7 @@ export function spanBoxes(
   format: TextFormat,
 ): (start: number, end: number, from: number, to: number) => PageBox[] {
   const places = linePlaces(pages, text, spans, format);
+  const byNumber = new Map(pages.map((p) => [p.number, p]));
   const lineBoxes = new Map<number, PageBox[]>();
   const boxesOf = (page: Pick<PageRecord, "number" | "lines" | "toDisplay">) => {
     let boxes = lineBoxes.get(page.number);
@@ -120,9 +121,10 @@ export function spanBoxes(
   };
   return (start, end, from, to) => {
     const covered: PageBox[] = [];
-    for (const page of pages) {
-      if (page.number < from || page.number > to || !page.toDisplay) continue;
-      const placed = places.get(page.number);
+    for (let number = from; number <= to; number++) {
+      const page = byNumber.get(number);
+      if (!page?.toDisplay) continue;
+      const placed = places.get(number);
       if (!placed) continue;
       placed.forEach((place, k) => {
         if (place.end > place.start && place.end > start && place.start < end) covered.push(boxesOf(page)[k]!);

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { documentTables, tableCells, tableCsv } from "../../src/text/tables.js";
 import { pageRecord } from "../helpers/page-record.js";
 
+/** A cell of one row and one column on a page that gives no frame. */
+const PLAIN = { colSpan: 1, rowSpan: 1, box: null };
+
 describe("tables as data", () => {
   it("quotes a cell holding a comma, a quote or a line break, and doubles its quotes", () => {
     expect(tableCsv([["Item", "Note"], ["Fender, cylindrical", 'said "soon"'], ["two\nlines", ""]])).toBe('Item,Note\n"Fender, cylindrical","said ""soon"""\n"two\nlines",\n');
@@ -14,7 +17,7 @@ describe("tables as data", () => {
       { start: 1, end: 4, kind: "table" },
     ]);
     const tables = documentTables([page]);
-    expect(tables).toEqual([{ page: 1, pages: [1], index: 1, rows: [["Item", "Qty", "Price"], ["Pump", "2", ""], ["Total", "", "90.00"]], spans: [[1, 1, 1], [1, 1, 1], [1, 1, 1]], rowSpans: [[1, 1, 1], [1, 1, 1], [1, 1, 1]], boxes: [[null, null, null], [null, null, null], [null, null, null]] }]);
+    expect(tables).toEqual([{ page: 1, pages: [1], index: 1, rows: [["Item", "Qty", "Price"], ["Pump", "2", ""], ["Total", "", "90.00"]], cells: Array.from({ length: 3 }, () => Array.from({ length: 3 }, () => PLAIN)) }]);
     expect(tableCells(tables[0]!).slice(3, 6)).toEqual([
       { row: 1, col: 0, row_span: 1, col_span: 1, text: "Pump", box: null },
       { row: 1, col: 1, row_span: 1, col_span: 1, text: "2", box: null },
@@ -73,7 +76,7 @@ describe("tables over a page break", () => {
       page(1, [["text", ["Landings by quay"]], ["table", ["Quay\tTonnes", "North\t1,204"]]]),
       page(2, [["table", ["Quay\tTonnes", "South\t802"]], ["text", ["Figures are provisional."]]]),
     ]);
-    expect(tables).toEqual([{ page: 1, pages: [1, 2], index: 1, rows: [["Quay", "Tonnes"], ["North", "1,204"], ["South", "802"]], spans: [[1, 1], [1, 1], [1, 1]], rowSpans: [[1, 1], [1, 1], [1, 1]], boxes: [[null, null], [null, null], [null, null]] }]);
+    expect(tables).toEqual([{ page: 1, pages: [1, 2], index: 1, rows: [["Quay", "Tonnes"], ["North", "1,204"], ["South", "802"]], cells: Array.from({ length: 3 }, () => [PLAIN, PLAIN]) }]);
   });
 
   it("lets a title saying the table goes on stand before it, and keeps tables apart when text comes between or the columns differ", () => {

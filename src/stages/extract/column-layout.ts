@@ -491,7 +491,8 @@ function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number, gr
   // A gutter is wider than the gaps between words around it; a river of spaces down a page
   // whose words are drawn one by one (an OCR layer) is not.
   // A table the page draws ends at its border, whatever white its cells leave between words.
-  const besideGrid = grids.some((grid) => bordersGrid(gutterBox(rows, g), grid));
+  const strip = gutterBox(rows, g);
+  const besideGrid = grids.some((grid) => bordersGrid(strip, grid));
   if (!besideGrid && g.x1 - g.x0 < GUTTER_OVER_WORD_GAP * medianWordGap(section, g)) return "none";
   // Rows that hold both sides on one baseline, against the side with fewer rows: a table's
   // cells, a label beside its paragraph and a list's markers pair with the other side nearly

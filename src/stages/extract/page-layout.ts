@@ -23,7 +23,7 @@ import { markItems } from "./marked-content.js";
 import { lineGaps, measurePageGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
 import { readStructureOrder, type StructTreeNode, type StructureOrder } from "./structure-order.js";
 import { detectTables } from "./table-detection.js";
-import { axisRulings, NO_RULINGS, tableRulings, type PageRulings, type Segment } from "./rulings.js";
+import { axisRulings, NO_TABLE_RULINGS, tableRulings, type Segment, type TableRulings } from "./rulings.js";
 import { taggedTableRows } from "./tagged-table.js";
 import { normalizeLineText, type NormalizationOptions } from "./text-normalization.js";
 import { orientRuns, type FontCells, type PdfFontStyles } from "./text-runs.js";
@@ -106,20 +106,21 @@ export function layoutLines(
   // Each off-axis group's lines say how far their frame is turned from the body's: their boxes need it.
   const tail = offAxis.map((group, g) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true, turn: offAxisAngles[g]! - angle }))));
   // The page as read with these rules (none at first), and the way to read it with others.
-  const read = (build: (rulings: PageRulings) => PageLines): PageLines => {
-    const page = build(NO_RULINGS);
-    withRules.set(page, (segments) => build(axisRulings(segments, angle)));
+  const read = (build: (rulings: TableRulings) => PageLines): PageLines => {
+    const page = build(NO_TABLE_RULINGS);
+    withRules.set(page, (segments) => build(tableRulings(axisRulings(segments, angle))));
     return page;
   };
   const geometric = (reason: string, untaggedGlyphs: number): PageLines => {
     const lines = geometricLines(body, options, frame);
     return read((rulings) => {
-      // A gutter the first reading cut through a table the page draws parted its cells, not
-      // columns (the names of a ruled list beside its figures): the page is cut again, no gutter
-      // running through a grid.
-      const grids = rulings.vertical.length ? tableRulings(rulings).regions : [];
-      const crossed = grids.length > 0 && (lines.gutters.some((g) => grids.some((grid) => crossesGrid(g, grid))) || grids.some((grid) => textBeside(lines.lines, grid)));
-      const page = geometricSections(crossed ? geometricLines(body, options, frame, grids) : lines, options, rulings);
+      // The page is cut again with the grids the page draws when the first reading did not see
+      // them: a gutter it cut through a grid parted the grid's cells, not columns (the names of
+      // a ruled list beside its figures), and text level with a grid outside it was read into
+      // its rows (a chart's labels beside the table of its counts).
+      const grids = rulings.regions;
+      const recut = grids.some((grid) => lines.gutters.some((g) => crossesGrid(g, grid)) || textBeside(lines.lines, grid));
+      const page = geometricSections(recut ? geometricLines(body, options, frame, grids) : lines, options, rulings);
       return finish({ ...page, ...facts, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
     });
   };
@@ -162,7 +163,7 @@ export function layoutLines(
  * normalisation, so that phase two makes their paragraphs as for any other page.
  */
 export function layoutRuns(runs: readonly TextRun[], options: LayoutOptions, orderReason: string): PageLines {
-  const page = geometricSections(geometricLines(runs, options), options, NO_RULINGS);
+  const page = geometricSections(geometricLines(runs, options), options, NO_TABLE_RULINGS);
   return finish({ ...page, chars: countChars(runs), ocrSuspect: false, angle: 0, orderSource: "geometry", orderReason, untaggedGlyphs: 0 }, options);
 }
 
@@ -198,7 +199,7 @@ function geometricLines(runs: readonly TextRun[], options: LayoutOptions, frame?
 }
 
 /** Geometric order, second part: tables cut out of the flow, with the rules the page draws if known. */
-function geometricSections({ lines, flowBreaks, blockStarts, columns }: GeometricLines, options: LayoutOptions, rulings: PageRulings): Pick<PageLines, "sections" | "columns"> {
+function geometricSections({ lines, flowBreaks, blockStarts, columns }: GeometricLines, options: LayoutOptions, rulings: TableRulings): Pick<PageLines, "sections" | "columns"> {
   const sections: Section[] = [];
   let from = 0;
   const pushFlow = (to: number) => {

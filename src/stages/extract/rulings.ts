@@ -37,8 +37,6 @@ export interface PageRulings {
   vertical: Rule[];
 }
 
-export const NO_RULINGS: PageRulings = { horizontal: [], vertical: [] };
-
 /** The operator codes drawing is read from: pdf.js's `OPS`, which tests pass as it is. */
 export interface DrawingOps {
   save: number;
@@ -251,6 +249,9 @@ export interface TableRulings {
   /** Every horizontal rule: one drawn between two lines parts them into two rows. */
   horizontal: Rule[];
 }
+
+/** A page that draws no rules. */
+export const NO_TABLE_RULINGS: TableRulings = { regions: [], lone: [], horizontal: [] };
 
 /** Rules meet when one ends this close (points) to the other: grids drawn cell by cell leave hairline gaps. */
 const MEET_SLACK = 2;

@@ -20,7 +20,7 @@ import { breaksWordBefore } from "../../text/word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 import { isRightToLeft } from "./reading-direction.js";
 import { joinCellLines } from "../../text/line-join.js";
-import { NO_RULINGS, tableRulings, type PageRulings, type RuledRegion, type Rule } from "./rulings.js";
+import { NO_TABLE_RULINGS, type RuledRegion, type Rule, type TableRulings } from "./rulings.js";
 import { cutAtRules, lineCuts, regionOfLine, ruleBetweenLines } from "./ruled-lines.js";
 
 export interface TableOptions extends SpacingOptions {
@@ -70,9 +70,11 @@ const WRAPPED_LINE_PITCH = 0.8;
 /** Lines a grid must hold to be a table of its own. */
 const MIN_REGION_LINES = 2;
 
-/** `blockStarts`: lines that begin a block of their own (a column, a band of the page): no table runs over one. */
-export function detectTables(lines: readonly Line[], options: TableOptions, blockStarts: ReadonlySet<number> = new Set(), drawn: PageRulings = NO_RULINGS): TableRange[] {
-  const rulings = tableRulings(drawn);
+/**
+ * `blockStarts`: lines that begin a block of their own (a column, a band of the page): no table
+ * runs over one. `rulings`: what the rules the page draws say of its tables (rulings.ts).
+ */
+export function detectTables(lines: readonly Line[], options: TableOptions, blockStarts: ReadonlySet<number> = new Set(), rulings: TableRulings = NO_TABLE_RULINGS): TableRange[] {
   const { regions } = rulings;
   // A ruled table is a block of its own: no table runs into it or out of it.
   const inRegion = lines.map((l) => (regions.length ? regionOfLine(l, regions) : -1));
@@ -397,7 +399,10 @@ function spanRowsDown(rows: readonly Row[], horizontal: readonly Rule[], pitch: 
     const to = receiver[k];
     if (to !== undefined && !row.cells.some((c) => c.length > 0)) out[to]!.runs.push(...row.runs);
   });
-  const spans = kept.map((k) => owner[k]!.map((o, j) => (o !== k ? 1 : kept.filter((m) => owner[m]![j] === k).length)));
+  // A cell spans the kept rows it owns; a covered cell counts 1.
+  const owned = rows.map(() => Array<number>(columns).fill(0));
+  for (const m of kept) owner[m]!.forEach((o, j) => owned[o]![j]!++);
+  const spans = kept.map((k) => owner[k]!.map((o, j) => (o === k ? owned[k]![j]! : 1)));
   return { rows: kept.map((k) => out[k]!), spans };
 }
 
