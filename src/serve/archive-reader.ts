@@ -50,6 +50,31 @@ export interface ArchiveCounts {
   ingested: { first: string; last: string } | null;
 }
 
+/** A document as a listing shows it: no pages, no text. */
+export interface DocumentSummary {
+  documentId: string;
+  uri: string;
+  /** The file under the source's root, when the archive knows it (schema 5). */
+  path: string | null;
+  title: string | null;
+  pages: number | null;
+  status: string;
+  chunks: number;
+  ingestedAt: string;
+}
+
+/** A chunk as a reader of a document's neighbourhood wants it. */
+export interface ChunkRow {
+  chunkId: string;
+  chunkIndex: number;
+  text: string;
+  pageStart: number;
+  pageEnd: number;
+  pageLabels: string[];
+  /** The headings the chunk stands under, outermost first. */
+  headings: string[];
+}
+
 /** A documentId: the sha256 of the file's bytes, 64 lower-case hex digits. */
 export const DOCUMENT_ID = /^[0-9a-f]{64}$/;
 
@@ -125,6 +150,45 @@ export class ArchiveReader {
       if (folders.size >= limit) break;
     }
     return [...folders];
+  }
+
+  /**
+   * One page of the archive's documents, newest first (by when they were written, then by row),
+   * without the failed ones; `total` counts them all.
+   */
+  listDocuments(offset: number, limit: number): { total: number; documents: DocumentSummary[] } {
+    const total = (this.db.prepare("SELECT count(*) AS n FROM documents WHERE status != 'failed'").get() as { n: number }).n;
+    const rows = this.db
+      .prepare("SELECT document_id, uri, path, title, pages, status, chunk_count, ingested_at FROM documents WHERE status != 'failed' ORDER BY ingested_at DESC, id DESC LIMIT ? OFFSET ?")
+      .all(limit, offset) as { document_id: string; uri: string; path: string | null; title: string | null; pages: number | null; status: string; chunk_count: number; ingested_at: string }[];
+    return {
+      total,
+      documents: rows.map((r) => ({ documentId: r.document_id, uri: r.uri, path: r.path, title: r.title, pages: r.pages, status: r.status, chunks: r.chunk_count, ingestedAt: r.ingested_at })),
+    };
+  }
+
+  /** The chunks of a document whose index is in [first, last], in order. */
+  chunks(document: DocumentRecord, first: number, last: number): ChunkRow[] {
+    const rows = this.db
+      .prepare("SELECT id, chunk_index, text, page_start, page_end, page_labels, headings FROM chunks WHERE document_row = ? AND chunk_index BETWEEN ? AND ? ORDER BY chunk_index")
+      .all(document.row, first, last) as { id: string; chunk_index: number; text: string; page_start: number; page_end: number; page_labels: string; headings: string }[];
+    return rows.map((r) => ({
+      chunkId: r.id,
+      chunkIndex: r.chunk_index,
+      text: r.text,
+      pageStart: r.page_start,
+      pageEnd: r.page_end,
+      pageLabels: parseJson(r.page_labels, []),
+      headings: parseJson(r.headings, []),
+    }));
+  }
+
+  /** The document and index of a chunk by its id (the UUID of the JSONL and of search hits). */
+  chunkPlace(chunkId: string): { documentId: string; chunkIndex: number } | undefined {
+    const row = this.db
+      .prepare("SELECT d.document_id AS document_id, c.chunk_index AS chunk_index FROM chunks c JOIN documents d ON d.id = c.document_row WHERE c.id = ? AND d.status != 'failed' LIMIT 1")
+      .get(chunkId) as { document_id: string; chunk_index: number } | undefined;
+    return row ? { documentId: row.document_id, chunkIndex: row.chunk_index } : undefined;
   }
 
   /** A document by its documentId; undefined when the archive holds no ingested document with it. */

@@ -121,6 +121,8 @@ CREATE TABLE IF NOT EXISTS documents (
   rows_hash TEXT NOT NULL
 ) STRICT;
 CREATE INDEX IF NOT EXISTS documents_document_id ON documents (document_id);
+-- The newest documents first, for the web page's listing and list_documents.
+CREATE INDEX IF NOT EXISTS documents_ingested ON documents (ingested_at);
 CREATE TABLE IF NOT EXISTS pages (
   document_row INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
   number INTEGER NOT NULL,
