@@ -21,6 +21,8 @@ export type {
   Settled,
   Sink,
   SinkContext,
+  RunOrigin,
+  SourceOrigin,
   SinkSpec,
   Source,
   SourceSpec,

@@ -2,13 +2,20 @@
  * `pagestream export [pipeline.yaml]`: the live records of a jsonl sink — each document once, in
  * its last version, without the tombstones — as JSONL on stdout or in a file. What a consumer
  * loading an index in one go wants, without writing the compaction of the log themselves.
+ * With `--db`, or for a pipeline without a jsonl sink, the same from the archive, chosen as
+ * `serve` and `search` choose it (archive-choice.ts; the lines: archive-export.ts).
  *
  * It reads the sink's log up to the checkpoint the run state recorded (what the last run
  * committed; a run writing after it changes nothing here), so an export never holds half a
  * document or one the state does not know. `--shape` lays chunks out for a loader (flat,
  * langchain, llamaindex), whatever shape the sink writes.
  */
+import Database from "better-sqlite3";
+import { existsSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
+import { archiveLines } from "./archive-export.js";
+import { chooseArchive } from "./archive-choice.js";
+import { checkFullTextTables, hardenConnection } from "../sinks/sqlite/fts-tables-check.js";
 import { formatIssue, loadPipelineFile, type ComponentConfig } from "../pipeline/config.js";
 import { recordedCheckpoint } from "../run/state-checkpoints.js";
 import { STATE_FILE } from "../run/run-pipeline.js";
@@ -21,6 +28,7 @@ import { isLogFileToken, matches } from "../sinks/log-file.js";
 import { EXIT } from "../exit-codes.js";
 
 export const EXPORT_RECORDS = ["chunks", "pages", "documents"] as const;
+const DEFAULT_PIPELINE = "pipeline.yaml";
 
 export interface ExportFlags {
   /** chunks, pages, or the document records of a chunk sink; default: what the first jsonl sink writes. */
@@ -28,18 +36,24 @@ export interface ExportFlags {
   shape?: ChunkShape;
   /** A file to write (whole or not at all); stdout without it. */
   out?: string;
+  /** Export from this archive rather than from a jsonl sink. */
+  db?: string;
 }
 
 /** Why an export cannot be made: a sentence, exit 2. */
 class ExportRefused extends Error {}
 
-export async function exportCommand(pipelinePath: string, flags: ExportFlags): Promise<number> {
+export async function exportCommand(pipelineArgument: string | undefined, flags: ExportFlags): Promise<number> {
+  const pipelinePath = pipelineArgument ?? DEFAULT_PIPELINE;
+  if (flags.db !== undefined || (pipelineArgument === undefined && !existsSync(pipelinePath))) return exportArchive(pipelineArgument, flags);
   const loaded = await loadPipelineFile(pipelinePath);
   if (!loaded.ok) {
     for (const issue of loaded.issues) process.stderr.write(formatIssue({ ...issue, file: pipelinePath }) + "\n");
     return EXIT.usage;
   }
   const { config } = loaded;
+  // A pipeline that writes only an archive is exported from the archive.
+  if (!config.sinks.some((s) => s.type === "jsonl") && config.sinks.some((s) => s.type === "sqlite")) return exportArchive(pipelinePath, flags);
   try {
     const { sink, key } = chooseSink(config.sinks, flags.records, pipelinePath);
     const options = sink.options as JsonlOptions;
@@ -74,6 +88,47 @@ export async function exportCommand(pipelinePath: string, flags: ExportFlags): P
       return EXIT.usage;
     }
     throw err;
+  }
+}
+
+/** The records of the archive `chooseArchive` finds, as JSONL lines (see archive-export.ts). */
+async function exportArchive(pipeline: string | undefined, flags: ExportFlags): Promise<number> {
+  const chosen = await chooseArchive({ ...(flags.db !== undefined ? { db: flags.db } : {}), ...(pipeline !== undefined ? { pipeline } : {}) });
+  if (!chosen.ok) {
+    process.stderr.write(`pagestream: ${chosen.message}\n`);
+    return EXIT.usage;
+  }
+  const { file, shown } = chosen.choice;
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    hardenConnection(db);
+    checkFullTextTables(db);
+  } catch (err) {
+    process.stderr.write(`pagestream: ${shown}: ${(err as Error).message}\n`);
+    return EXIT.usage;
+  }
+  try {
+    const records = flags.records ?? "chunks";
+    let count = 0;
+    const lines = (async function* () {
+      for (const line of archiveLines(db, records, flags.shape ?? "flat")) {
+        count++;
+        yield line;
+      }
+    })();
+    if (flags.out !== undefined) await replaceFile(resolve(flags.out), lines);
+    else await writeLines(lines);
+    if (flags.out !== undefined) process.stderr.write(`pagestream: exported ${count} ${records === "documents" ? "document record" : records === "chunks" ? "chunk" : "page record"}(s) from ${shown} to ${flags.out}\n`);
+    return EXIT.ok;
+  } catch (err) {
+    if (/^SQLITE_(NOTADB|CORRUPT)/.test((err as { code?: string }).code ?? "")) {
+      process.stderr.write(`pagestream: ${shown}: ${(err as Error).message}\n`);
+      return EXIT.usage;
+    }
+    throw err;
+  } finally {
+    db.close();
   }
 }
 

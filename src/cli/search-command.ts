@@ -4,14 +4,15 @@
  * never passed raw to FTS5 (see `src/sinks/sqlite/fts-query.ts`): a query it cannot read is a
  * usage error with a sentence, exit 2, never a crash or a silent empty result.
  */
-import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
+import { chooseArchive } from "./archive-choice.js";
 import { ArchiveRefused, checkFullTextTables, hardenConnection } from "../sinks/sqlite/fts-tables-check.js";
 import { QueryError, searchArchive, type SearchHit } from "../sinks/sqlite/search.js";
 import { EXIT } from "../exit-codes.js";
 
 export interface SearchFlags {
-  db: string;
+  db?: string;
+  pipeline?: string;
   limit: number;
   json?: boolean;
   document?: string;
@@ -24,17 +25,21 @@ export interface SearchFlags {
 }
 
 export async function searchCommand(query: string, flags: SearchFlags): Promise<number> {
-  const file = resolve(flags.db);
-  if (!existsSync(file)) {
-    process.stderr.write(`pagestream: no archive at ${flags.db} (run a pipeline with a sqlite sink first, or give --db)\n`);
+  const chosen = await chooseArchive(flags);
+  if (!chosen.ok) {
+    process.stderr.write(`pagestream: ${chosen.message}\n`);
     return EXIT.usage;
   }
+  const { file, shown } = chosen.choice;
+  // Which archive answers: told to a person at a terminal (on stderr, never mixed with the
+  // hits), and to a program in the JSON.
+  if (process.stderr.isTTY) process.stderr.write(`pagestream: ${chosen.choice.says[0]}\n`);
   const { default: Database } = await import("better-sqlite3");
   let db;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
   } catch (err) {
-    process.stderr.write(`pagestream: ${flags.db}: ${(err as Error).message}\n`);
+    process.stderr.write(`pagestream: ${shown}: ${(err as Error).message}\n`);
     return EXIT.usage;
   }
   try {
@@ -52,7 +57,7 @@ export async function searchCommand(query: string, flags: SearchFlags): Promise<
       ...(flags.source !== undefined ? { source: flags.source } : {}),
     });
     if (flags.json) {
-      process.stdout.write(JSON.stringify({ query: result.query, match: result.match, hits: result.hits.map(jsonHit) }, null, 2) + "\n");
+      process.stdout.write(JSON.stringify({ archive: file, query: result.query, match: result.match, hits: result.hits.map(jsonHit) }, null, 2) + "\n");
     } else if (result.hits.length === 0) {
       process.stdout.write(`No matches for ${JSON.stringify(query)}.\n`);
     } else {
@@ -66,12 +71,12 @@ export async function searchCommand(query: string, flags: SearchFlags): Promise<
       return EXIT.usage;
     }
     if (err instanceof ArchiveRefused) {
-      process.stderr.write(`pagestream: ${flags.db}: ${err.message}\n`);
+      process.stderr.write(`pagestream: ${shown}: ${err.message}\n`);
       return EXIT.usage;
     }
     // Not an SQLite file, or a damaged one: SQLite says so at the first read.
     if (/^SQLITE_(NOTADB|CORRUPT)/.test((err as { code?: string }).code ?? "")) {
-      process.stderr.write(`pagestream: ${flags.db}: ${(err as Error).message}\n`);
+      process.stderr.write(`pagestream: ${shown}: ${(err as Error).message}\n`);
       return EXIT.usage;
     }
     throw err;

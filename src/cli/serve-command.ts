@@ -1,11 +1,10 @@
 /**
- * `pagestream serve`: the web page over an archive (see src/serve/). Reads the pipeline file like
- * `run` does, for where the originals are and which stages a dropped PDF goes through; serves
- * until SIGINT or SIGTERM, then exits 0.
+ * `pagestream serve`: the web page over an archive (see src/serve/). The archive, its pipeline
+ * (the stages a dropped PDF goes through, the folder "Add to the archive" saves into) and the
+ * source its originals are read from are chosen as for every command that reads an archive
+ * (archive-choice.ts) and named at start; serves until SIGINT or SIGTERM, then exits 0.
  */
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { formatIssue, loadPipelineFile, type PipelineConfig } from "../pipeline/config.js";
+import { chooseArchive } from "./archive-choice.js";
 import { EXIT } from "../exit-codes.js";
 
 /** How long a stop waits for connections and the extraction worker to close. */
@@ -22,27 +21,14 @@ export interface ServeFlags {
 
 export async function serveCommand(flags: ServeFlags): Promise<number> {
   const say = (message: string) => process.stderr.write(`pagestream: ${message}\n`);
-  const pipelinePath = flags.pipeline ?? "pipeline.yaml";
-  let config: PipelineConfig | undefined;
-  if (existsSync(pipelinePath)) {
-    const loaded = await loadPipelineFile(pipelinePath);
-    if (!loaded.ok) {
-      for (const issue of loaded.issues) process.stderr.write(formatIssue({ ...issue, file: pipelinePath }) + "\n");
-      return EXIT.usage;
-    }
-    config = loaded.config;
-  } else if (flags.pipeline !== undefined) {
-    say(`${pipelinePath}: the file does not exist`);
-    return EXIT.usage;
-  } else {
-    say(`no ${pipelinePath} here: the page shows archived text without the original pages, and a dropped PDF goes through the default stages`);
-  }
-  const sink = config?.sinks.find((s) => s.type === "sqlite");
-  const db = flags.db ?? (sink ? resolve(config!.baseDir, sink.options.path as string) : "out/archive.sqlite");
-  if (!existsSync(db)) {
-    say(`no archive at ${db} (run a pipeline with a sqlite sink first, or give --db)`);
+  const chosen = await chooseArchive(flags);
+  if (!chosen.ok) {
+    say(chosen.message);
     return EXIT.usage;
   }
+  const { file: db, shown, pipeline, source } = chosen.choice;
+  for (const sentence of chosen.choice.says) say(sentence);
+  const config = pipeline?.config;
   const token = flags.token ?? (process.env.PAGESTREAM_TOKEN || undefined);
 
   const { ArchiveReader } = await import("../serve/archive-reader.js");
@@ -60,12 +46,12 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     say((err as Error).message);
     return EXIT.usage;
   }
-  const access = sourceAccess(config, say);
+  const access = sourceAccess(source, say);
   const extraction = await UploadExtraction.create(config, process.cwd(), say);
   const maxUploadBytes = Math.min(flags.maxUploadMb * 1048576, extraction.limits.max_file_bytes);
   let port = flags.port;
   const app = await createServer({
-    archiveName: flags.db ?? db,
+    archiveName: shown,
     archive,
     assets: await Assets.load(),
     access,
@@ -92,8 +78,8 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
   if (!isLoopback(flags.host)) {
     say(`listening on ${flags.host}, not only this machine: anyone who can reach it can read the archive${token ? "" : " — set --token (or PAGESTREAM_TOKEN) to require one"}`);
   }
-  const shown = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
-  process.stdout.write(`pagestream: serving ${flags.db ?? db} at http://${shown}:${port}/${token ? `?token=${encodeURIComponent(token)}` : ""}\n`);
+  const host = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
+  process.stdout.write(`pagestream: serving ${shown} at http://${host}:${port}/${token ? `?token=${encodeURIComponent(token)}` : ""}\n`);
 
   await new Promise<void>((done) => {
     const stop = () => done();

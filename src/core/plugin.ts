@@ -152,7 +152,26 @@ export interface PreviousDelivery {
 }
 
 /** What a sink's `create` gets besides the run context. */
+/**
+ * Where a run's documents came from, as an archive records it so that a reader can find the
+ * originals again without the pipeline file: the source's type and the options that locate its
+ * documents (paths made absolute), never credentials.
+ */
+export interface SourceOrigin {
+  readonly type: string;
+  readonly options: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** The run a sink writes for: its pipeline file (absolute) and its source's origin. */
+export interface RunOrigin {
+  readonly pipeline: string;
+  /** Undefined for a source whose declaration does not say how to find its documents again. */
+  readonly source?: SourceOrigin;
+}
+
 export interface SinkContext extends RunContext {
+  /** The pipeline and source the run reads (set by `pagestream run`). */
+  readonly origin?: RunOrigin;
   /**
    * What the sink's `checkpoint()` returned at the run state's last commit, or undefined when
    * the state has none for it (a new sink, a new state). Anything written after that
@@ -261,6 +280,12 @@ export interface ResultNeeds {
 export interface SourceSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"source", O, Source, SourceContext> {
   /** The local folder the source reads under (absolute), if it reads one: no sink may write inside it. Pure. */
   readsFolder?(options: z.output<O>, baseDir: string): string | undefined;
+  /**
+   * The options that locate the source's documents, for an archive to record (see SourceOrigin):
+   * paths absolute, no credentials and nothing secret. Pure. Without it, an archive records only
+   * the pipeline file.
+   */
+  origin?(options: z.output<O>, baseDir: string): SourceOrigin["options"];
 }
 export interface SinkSpec<O extends z.ZodObject = z.ZodObject> extends ComponentSpec<"sink", O, Sink, SinkContext> {
   /** What the sink reads of a result (by its options). Without it, a sink gets no lines. */

@@ -14,7 +14,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import type { RunContext, RunSummary, Source } from "../core/plugin.js";
+import type { RunContext, RunOrigin, RunSummary, Source } from "../core/plugin.js";
 import { describeError } from "../core/document-error.js";
 import { ensureFolder } from "../core/output-folder.js";
 import type { DocumentResult, SourceChange, SourceItem } from "../core/records.js";
@@ -146,7 +146,7 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
   let processor: DocumentProcessor | undefined;
   try {
     state = await RunState.open(join(runFolder, STATE_FILE));
-    const sinks = await openSinks(config, context, state);
+    const sinks = await openSinks(config, context, state, options.pipelineFile);
     delivery = new Delivery(state, sinks, identity, summary);
     const committing = delivery;
     committing.onCommit = (jobs) => processor?.committed?.(jobs);
@@ -204,13 +204,16 @@ async function reportFatalIfFree(runFolder: string, name: string, failed: RunRep
 }
 
 /** The sinks, each with the key the run state knows it by, resumed from their last checkpoints. */
-async function openSinks(config: PipelineConfig, context: RunContext, state: RunState): Promise<RunSink[]> {
+async function openSinks(config: PipelineConfig, context: RunContext, state: RunState, pipelineFile: string): Promise<RunSink[]> {
   const sinks: RunSink[] = [];
   const keys = sinkKeys(config.sinks);
+  const { spec, type, options } = config.source;
+  const sourceOptions = spec.origin?.(options, config.baseDir);
+  const origin: RunOrigin = { pipeline: resolve(pipelineFile), ...(sourceOptions ? { source: { type, options: sourceOptions } } : {}) };
   try {
     for (const [i, s] of config.sinks.entries()) {
       const key = keys[i]!;
-      const sink = await s.spec.create(s.options, { ...context, checkpoint: state.checkpointOf(key) });
+      const sink = await s.spec.create(s.options, { ...context, origin, checkpoint: state.checkpointOf(key) });
       sinks.push({ key, type: s.type, sink });
     }
     state.adoptSinks(sinks.map((s) => ({ key: s.key, resumed: s.sink.resumed })));

@@ -1,16 +1,16 @@
 /**
  * The original PDF of an archived document, for the page to render beside its text. A request
  * names a documentId only; the uri comes from the archive's own row, is read only when the
- * archive holds it and it lies inside the pipeline's configured source, and the bytes are
+ * archive holds it and it lies inside the archive's source (as its pipeline configures it, or
+ * as the archive recorded it: see src/cli/archive-choice.ts), and the bytes are
  * served only when their sha256 is still the documentId (a file changed since it was archived
  * would show other pages than the text beside it).
  */
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { PipelineConfig } from "../pipeline/config.js";
 import { DocumentError } from "../core/document-error.js";
-import type { Source } from "../core/plugin.js";
+import type { Source, SourceSpec } from "../core/plugin.js";
 import type { SourceItem } from "../core/records.js";
 import { fileItem } from "../sources/folder-item.js";
 import type { S3SourceOptions } from "../sources/s3/source.js";
@@ -29,28 +29,40 @@ export interface SourceAccess {
   read(item: SourceItem): Promise<Uint8Array>;
 }
 
+/** A source to read originals through: its declaration and parsed options, relative paths against `baseDir`. */
+export interface SourceRef {
+  type: string;
+  spec: SourceSpec;
+  options: Record<string, unknown>;
+  baseDir: string;
+}
+
+/** Why no original can be shown when the archive names no source. */
+export const NO_SOURCE =
+  "the archive does not say where its originals are (it was written before pagestream recorded its source): run its pipeline once more, or give --pipeline";
+
 /**
- * The source access for a pipeline (undefined without one: the archive is shown as text only).
- * The source is built as a worker builds it, only to read (it lists and probes nothing), the
- * first time an original is asked for.
+ * The access to a source's originals (undefined without a source: the archive is shown as text
+ * only). The source is built as a worker builds it, only to read (it lists and probes nothing),
+ * the first time an original is asked for.
  */
-export function sourceAccess(config: PipelineConfig | undefined, warn: (message: string) => void = () => {}): SourceAccess | undefined {
-  if (!config) return undefined;
-  const { type, options } = config.source;
+export function sourceAccess(ref: SourceRef | undefined, warn: (message: string) => void = () => {}): SourceAccess | undefined {
+  if (!ref) return undefined;
+  const { type, options } = ref;
   let source: Promise<Source> | undefined;
   const read = async (item: SourceItem) => {
-    source ??= Promise.resolve(config.source.spec.create(options, { baseDir: config.baseDir, warn, purpose: "read" }));
+    source ??= Promise.resolve(ref.spec.create(options, { baseDir: ref.baseDir, warn, purpose: "read" }));
     return (await source).read(item);
   };
   if (type === "folder") {
-    const root = resolve(config.baseDir, options.path as string);
+    const root = resolve(ref.baseDir, options.path as string);
     return {
       type,
       root,
       read,
       async item(uri) {
         const path = resolve(uri);
-        if (!isAbsolute(uri) || path !== uri || !path.startsWith(root + sep)) return `it is not in the pipeline's source folder ${root}`;
+        if (!isAbsolute(uri) || path !== uri || !path.startsWith(root + sep)) return `it is not in the archive's source folder ${root}`;
         const info = await stat(path).catch(() => undefined);
         if (!info?.isFile()) return `the file is no longer at ${path}`;
         return fileItem(relative(root, path).split(sep).join("/"), uri, info.size, info.mtimeMs);
@@ -65,7 +77,7 @@ export function sourceAccess(config: PipelineConfig | undefined, warn: (message:
       type,
       read,
       async item(uri) {
-        if (!uri.startsWith(base + prefix)) return `it is not under the pipeline's source ${base}${prefix}`;
+        if (!uri.startsWith(base + prefix)) return `it is not under the archive's source ${base}${prefix}`;
         // The listed size is not kept in the archive: the download is held to the cap by its ContentLength.
         return { uri, key: uri.slice(base.length), size: 0, mtimeMs: 0, fingerprint: "" };
       },
@@ -79,7 +91,7 @@ export function sourceAccess(config: PipelineConfig | undefined, warn: (message:
  * archive's check that it has a document at that uri.
  */
 export async function readOriginal(access: SourceAccess | undefined, document: { uri: string; documentId: string }, holds: (uri: string) => boolean, maxBytes: number): Promise<OriginalBytes> {
-  if (!access) return { ok: false, reason: "there is no pipeline file to say where the originals are (give --pipeline)" };
+  if (!access) return { ok: false, reason: NO_SOURCE };
   if (!holds(document.uri)) return { ok: false, reason: "the archive does not hold this document's file" };
   const item = await access.item(document.uri);
   if (typeof item === "string") return { ok: false, reason: item };

@@ -32,6 +32,7 @@ export default defineSource({
   summary: "Every file under a folder that matches the include globs, recursively, in sorted order.",
   options,
   readsFolder: (opts, baseDir) => resolve(baseDir, opts.path),
+  origin: (opts, baseDir) => ({ path: resolve(baseDir, opts.path) }),
   async probe(opts, context) {
     const root = resolve(context.baseDir, opts.path);
     const info = await stat(root).catch((err: NodeJS.ErrnoException) => {

@@ -1,5 +1,5 @@
 /**
- * The original PDF of an archived document, read through the pipeline's source: a folder path
+ * The original PDF of an archived document, read through the archive's source: a folder path
  * or an S3 object (s3rver on loopback), only for a uri the archive holds inside that source,
  * and only while its bytes are still the archived ones.
  */
@@ -8,14 +8,13 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PipelineConfig } from "../../src/pipeline/config.js";
-import { readOriginal, sourceAccess } from "../../src/serve/originals.js";
+import { NO_SOURCE, readOriginal, sourceAccess } from "../../src/serve/originals.js";
 import folder from "../../src/sources/folder.js";
 import s3 from "../../src/sources/s3/source.js";
 import { S3RVER_ENV, startS3Server, type S3Server } from "../helpers/s3-server.js";
 
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-const pipeline = (spec: typeof folder | typeof s3, options: Record<string, unknown>) => ({ baseDir: "/", source: { type: spec.type, spec, options } }) as unknown as PipelineConfig;
+const source = (spec: typeof folder | typeof s3, options: Record<string, unknown>) => ({ type: spec.type, spec, options, baseDir: "/" });
 const holdsAll = () => true;
 const MAX = 1 << 30;
 
@@ -28,7 +27,7 @@ describe("originals from a folder source", () => {
     await writeFile(join(dir, "a.pdf"), bytes);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
-  const access = () => sourceAccess(pipeline(folder, folder.options.parse({ path: dir })));
+  const access = () => sourceAccess(source(folder, folder.options.parse({ path: dir })));
 
   it("reads a file the archive holds inside the source folder", async () => {
     const original = await readOriginal(access(), { uri: join(dir, "a.pdf"), documentId: sha(bytes) }, holdsAll, MAX);
@@ -37,8 +36,8 @@ describe("originals from a folder source", () => {
 
   it.each([
     ["a uri the archive does not hold", "a.pdf", () => false, "the archive does not hold this document's file"],
-    ["a uri outside the source folder", "/etc/passwd", holdsAll, "it is not in the pipeline's source folder"],
-    ["a uri that climbs out of it", "a/../../../etc/passwd", holdsAll, "it is not in the pipeline's source folder"],
+    ["a uri outside the source folder", "/etc/passwd", holdsAll, "it is not in the archive's source folder"],
+    ["a uri that climbs out of it", "a/../../../etc/passwd", holdsAll, "it is not in the archive's source folder"],
     ["a file that is gone", "gone.pdf", holdsAll, "the file is no longer at"],
     ["a file whose bytes changed", "a.pdf", holdsAll, "the file has changed since it was archived"],
   ])("refuses %s, saying why", async (_what, name, holds, reason) => {
@@ -49,7 +48,7 @@ describe("originals from a folder source", () => {
   });
 
   it("says so without a pipeline, and over the byte limit", async () => {
-    expect(await readOriginal(undefined, { uri: join(dir, "a.pdf"), documentId: sha(bytes) }, holdsAll, MAX)).toEqual({ ok: false, reason: "there is no pipeline file to say where the originals are (give --pipeline)" });
+    expect(await readOriginal(undefined, { uri: join(dir, "a.pdf"), documentId: sha(bytes) }, holdsAll, MAX)).toEqual({ ok: false, reason: NO_SOURCE });
     expect(await readOriginal(access(), { uri: join(dir, "a.pdf"), documentId: sha(bytes) }, holdsAll, 10)).toMatchObject({ ok: false, reason: expect.stringMatching(/more than max_file_bytes \(10\)$/) });
   });
 });
@@ -68,7 +67,7 @@ describe("originals from an S3 source", () => {
     process.env = { ...saved };
     await server.stop();
   });
-  const access = () => sourceAccess(pipeline(s3, s3.options.parse({ bucket: "archive", prefix: "reports", endpoint: server.endpoint })));
+  const access = () => sourceAccess(source(s3, s3.options.parse({ bucket: "archive", prefix: "reports", endpoint: server.endpoint })));
 
   it("downloads the object the archive holds under the source's prefix", async () => {
     const original = await readOriginal(access(), { uri: "s3://archive/reports/2026/a.pdf", documentId: sha(bytes) }, holdsAll, MAX);
@@ -76,7 +75,7 @@ describe("originals from an S3 source", () => {
   });
 
   it("refuses another bucket or prefix, and says when the object is gone", async () => {
-    expect(await readOriginal(access(), { uri: "s3://other/reports/a.pdf", documentId: sha(bytes) }, holdsAll, MAX)).toEqual({ ok: false, reason: "it is not under the pipeline's source s3://archive/reports/" });
+    expect(await readOriginal(access(), { uri: "s3://other/reports/a.pdf", documentId: sha(bytes) }, holdsAll, MAX)).toEqual({ ok: false, reason: "it is not under the archive's source s3://archive/reports/" });
     expect(await readOriginal(access(), { uri: "s3://archive/private/a.pdf", documentId: sha(bytes) }, holdsAll, MAX)).toMatchObject({ ok: false });
     const gone = await readOriginal(access(), { uri: "s3://archive/reports/2026/gone.pdf", documentId: sha(bytes) }, holdsAll, MAX);
     expect(gone.ok).toBe(false);

@@ -9,7 +9,7 @@
 import type { FastifyInstance } from "fastify";
 import { QueryError, type PageMatch } from "../../sinks/sqlite/search.js";
 import type { DocumentResponse } from "../api-types.js";
-import { displayPath, readOriginal } from "../originals.js";
+import { displayPath, NO_SOURCE, readOriginal } from "../originals.js";
 import { archivedPageJson } from "../page-json.js";
 import { sendError, type ServerOptions } from "../server.js";
 
@@ -33,7 +33,7 @@ export function documentRoutes(options: ServerOptions) {
             if (!(err instanceof QueryError)) throw err;
           }
         }
-        const item = options.access ? await options.access.item(document.uri) : "there is no pipeline file to say where the originals are (give --pipeline)";
+        const item = options.access ? await options.access.item(document.uri) : NO_SOURCE;
         const response: DocumentResponse = {
           documentId: document.documentId,
           name: document.uri.split("/").pop() ?? document.uri,

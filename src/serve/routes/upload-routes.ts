@@ -40,7 +40,7 @@ export function uploadRoutes(options: ServerOptions) {
     });
 
     app.post<{ Querystring: { name?: string }; Body: Buffer }>("/api/add", { schema: { querystring: NAME }, bodyLimit: options.maxUploadBytes }, async (request, reply) => {
-      if (!options.saver) return sendError(reply, 409, "cannot_add", "only a pipeline whose source is a folder can take a dropped file (give --pipeline)");
+      if (!options.saver) return sendError(reply, 409, "cannot_add", "a dropped file is added only where the archive's own pipeline is known and reads a folder: serve the archive with the pipeline that writes it (--pipeline)");
       try {
         const saved = await options.saver.save(request.query.name ?? "document.pdf", new Uint8Array(request.body.buffer, request.body.byteOffset, request.body.length));
         return reply.code(201).header("cache-control", "no-store").send({ saved } satisfies AddResponse);

@@ -7,6 +7,7 @@ import { defineSink } from "../../core/plugin.js";
 import { prepareArchive, tableExists } from "./archive-schema.js";
 import { ArchiveRefused, checkFullTextTables, hardenConnection } from "./fts-tables-check.js";
 import { ArchiveWriter } from "./archive-writer.js";
+import { describeSource, recordOrigin } from "./archive-origin.js";
 import { ARCHIVE_SCHEMA_VERSION, documentRows } from "./document-rows.js";
 
 const options = z.strictObject({
@@ -90,6 +91,10 @@ export default defineSink({
       const prepared = prepareArchive(db, { stemming: opts.stemming, trigram: opts.trigram });
       for (const change of prepared.changes) context.warn(`${opts.path}: rebuilt the ${change}`);
       archiveId = prepared.archiveId;
+      if (context.origin) {
+        const before = recordOrigin(db, context.origin);
+        if (before) context.warn(`${opts.path} held documents from ${describeSource(before)}; it now also takes this run's${context.origin.source ? ` (${describeSource(context.origin.source)})` : ""}, and serve reads originals from the new source only`);
+      }
       writer = new ArchiveWriter(db);
     } catch (err) {
       db.close();

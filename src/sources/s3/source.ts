@@ -68,6 +68,14 @@ export default defineSource({
   type: "s3",
   summary: "Every object under a bucket prefix that matches the include globs, in key order, on AWS S3 or an S3-compatible store.",
   options,
+  // The profile is left out with the credentials: a reader finds its own through the standard chain.
+  origin: (opts) => ({
+    bucket: opts.bucket,
+    ...(opts.prefix !== undefined ? { prefix: opts.prefix } : {}),
+    ...(opts.endpoint !== undefined ? { endpoint: opts.endpoint } : {}),
+    ...(opts.region !== undefined ? { region: opts.region } : {}),
+    ...(opts.force_path_style !== undefined ? { force_path_style: opts.force_path_style } : {}),
+  }),
   examples: [
     { bucket: "acme-archive", prefix: "invoices/2026", region: "eu-west-1" },
     { bucket: "scans", endpoint: "http://localhost:9000", profile: "${MINIO_PROFILE}", exclude: ["**/drafts/**"] },

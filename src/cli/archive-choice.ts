@@ -1,0 +1,159 @@
+/**
+ * Which archive `serve`, `search`, `export` and `mcp` open, and where its originals are: one
+ * rule for all of them.
+ *
+ * The archive: `--db`; else the sqlite sink of `--pipeline`, or of ./pipeline.yaml when there
+ * is one with such a sink; else ./out/archive.sqlite.
+ *
+ * Its pipeline — whose stages a dropped PDF goes through and whose source folder "Add to the
+ * archive" saves into — is `--pipeline`, or the one the archive recorded (archive-origin.ts)
+ * while that file still writes this archive. A pipeline.yaml that merely lies in the current
+ * folder is never taken for another archive's pipeline.
+ *
+ * Its originals are read through that pipeline's source, else through the source the archive
+ * recorded; an archive written before sources were recorded shows its text without originals.
+ */
+import Database from "better-sqlite3";
+import { existsSync, realpathSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
+import type { SourceOrigin } from "../core/plugin.js";
+import { formatIssue, loadPipelineFile, type PipelineConfig } from "../pipeline/config.js";
+import { loadSpec } from "../pipeline/registry.js";
+import { describeSource, readOrigin, type RecordedOrigin } from "../sinks/sqlite/archive-origin.js";
+import type { SourceRef } from "../serve/originals.js";
+
+export interface ArchiveFlags {
+  db?: string;
+  pipeline?: string;
+}
+
+export interface ArchiveChoice {
+  /** The archive file, absolute. */
+  file: string;
+  /** The archive as messages name it: relative to the current folder when inside it. */
+  shown: string;
+  /** The archive's own pipeline, when it is known and still writes this archive. */
+  pipeline?: { file: string; config: PipelineConfig };
+  /** Where originals are read from, when the archive's pipeline or record says. */
+  source?: SourceRef;
+  /** Sentences for the start: which archive, which pipeline, which source, and why not. */
+  says: string[];
+}
+
+export type ArchiveChoiceResult = { ok: true; choice: ArchiveChoice } | { ok: false; message: string };
+
+const DEFAULT_ARCHIVE = "out/archive.sqlite";
+const DEFAULT_PIPELINE = "pipeline.yaml";
+
+export async function chooseArchive(flags: ArchiveFlags): Promise<ArchiveChoiceResult> {
+  let named: { file: string; config: PipelineConfig } | undefined;
+  let file: string | undefined = flags.db !== undefined ? resolve(flags.db) : undefined;
+  if (flags.pipeline !== undefined || (file === undefined && existsSync(DEFAULT_PIPELINE))) {
+    const path = flags.pipeline ?? DEFAULT_PIPELINE;
+    const loaded = await loadPipelineFile(path);
+    if (!loaded.ok) return { ok: false, message: loaded.issues.map((issue) => formatIssue({ ...issue, file: path })).join("\n") };
+    const sink = sqliteSinkFile(loaded.config);
+    if (flags.pipeline !== undefined) {
+      if (!sink) return { ok: false, message: `${path} has no sqlite sink, so it writes no archive: give the archive with --db, without --pipeline` };
+      if (file !== undefined && !sameFile(file, sink)) return { ok: false, message: `${path} writes the archive ${shownPath(sink)}, not ${flags.db}: give one of --db and --pipeline` };
+    }
+    // A pipeline.yaml here without an sqlite sink is not the archive's: the default archive is.
+    if (sink) {
+      file ??= sink;
+      named = { file: resolve(path), config: loaded.config };
+    }
+  }
+  file ??= resolve(DEFAULT_ARCHIVE);
+  const shown = shownPath(file);
+  if (!existsSync(file)) return { ok: false, message: `no archive at ${shown} (run a pipeline with a sqlite sink first, or give --db)` };
+
+  const recorded = recordedOrigin(file);
+  const says: string[] = [];
+  const pipeline = named ?? (await recordedPipeline(file, recorded, says));
+  let source: SourceRef | undefined;
+  if (pipeline) {
+    const { type, spec, options } = pipeline.config.source;
+    source = { type, spec, options, baseDir: pipeline.config.baseDir };
+  } else if (recorded.source) {
+    source = await recordedSource(recorded.source, says);
+  }
+  const sourceSaid = source ? sourceWords(source) : undefined;
+  says.unshift(
+    `archive ${shown}` +
+      (pipeline ? `, written by ${shownPath(pipeline.file)}` : "") +
+      (sourceSaid ? `; originals from ${sourceSaid}` : "; no originals (the archive does not say where they are: it was written before pagestream recorded its source — run its pipeline once more)"),
+  );
+  return { ok: true, choice: { file, shown, ...(pipeline ? { pipeline } : {}), ...(source ? { source } : {}), says } };
+}
+
+/** The absolute path of a pipeline's sqlite sink, if it has one. */
+function sqliteSinkFile(config: PipelineConfig): string | undefined {
+  const sink = config.sinks.find((s) => s.type === "sqlite");
+  return sink ? resolve(config.baseDir, sink.options.path as string) : undefined;
+}
+
+/** What the archive recorded of its origin; nothing when it cannot be read (opening it says why later). */
+function recordedOrigin(file: string): RecordedOrigin {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    return readOrigin(db);
+  } catch {
+    return {};
+  } finally {
+    db?.close();
+  }
+}
+
+/** The pipeline the archive recorded, when it is still there, loads, and writes this archive. */
+async function recordedPipeline(file: string, recorded: RecordedOrigin, says: string[]): Promise<{ file: string; config: PipelineConfig } | undefined> {
+  if (!recorded.pipeline) return undefined;
+  const shown = shownPath(recorded.pipeline);
+  if (!existsSync(recorded.pipeline)) {
+    says.push(`the pipeline that wrote it, ${shown}, is gone: a dropped PDF cannot be added to this archive`);
+    return undefined;
+  }
+  const loaded = await loadPipelineFile(recorded.pipeline);
+  const sink = loaded.ok ? sqliteSinkFile(loaded.config) : undefined;
+  if (!loaded.ok || !sink || !sameFile(sink, file)) {
+    says.push(`the pipeline that wrote it, ${shown}, ${loaded.ok ? "now writes another archive" : "no longer loads"}: a dropped PDF cannot be added to this archive`);
+    return undefined;
+  }
+  return { file: recorded.pipeline, config: loaded.config };
+}
+
+/** The recorded source, made readable again by its declaration; undefined (and a sentence) when it cannot be. */
+async function recordedSource(origin: SourceOrigin, says: string[]): Promise<SourceRef | undefined> {
+  try {
+    const spec = await loadSpec("source", origin.type, process.cwd());
+    const parsed = spec.options.safeParse(origin.options);
+    if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join("; "));
+    return { type: origin.type, spec, options: parsed.data as Record<string, unknown>, baseDir: process.cwd() };
+  } catch (err) {
+    says.push(`its recorded source (${describeSource(origin)}) cannot be read here: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+/** True when two paths name one file (through symlinks); paths that do not exist compare as written. */
+function sameFile(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  return real(a) === real(b);
+}
+
+function shownPath(path: string): string {
+  const inside = relative(process.cwd(), path);
+  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
+}
+
+/** A source in a few words, as its declaration locates it. */
+function sourceWords(source: SourceRef): string {
+  const options = source.spec.origin?.(source.options as never, source.baseDir);
+  return options ? describeSource({ type: source.type, options }) : `the ${source.type} source`;
+}
