@@ -116,7 +116,8 @@ async function recordedPipeline(file: string, recorded: RecordedOrigin, says: st
   const loaded = await loadPipelineFile(recorded.pipeline);
   const sink = loaded.ok ? sqliteSinkFile(loaded.config) : undefined;
   if (!loaded.ok || !sink || !sameFile(sink, file)) {
-    says.push(`the pipeline that wrote it, ${shown}, ${loaded.ok ? "now writes another archive" : "no longer loads"}: a dropped PDF cannot be added to this archive`);
+    const why = loaded.ok ? "now writes another archive" : `does not load here (${formatIssue({ ...loaded.issues[0]!, file: shown })})`;
+    says.push(`the pipeline that wrote it, ${shown}, ${why}: a dropped PDF cannot be added to this archive`);
     return undefined;
   }
   return { file: recorded.pipeline, config: loaded.config };

@@ -5,6 +5,7 @@
  */
 import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,6 +16,7 @@ import { runPipeline } from "../../src/run/run-pipeline.js";
 import { formatIssue, parsePipeline } from "../../src/pipeline/config.js";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
 import { S3RVER_ENV, startS3Server, type S3Server } from "../helpers/s3-server.js";
+import { serve } from "../serve/serve-fixture.js";
 
 const CLI = resolve("dist/cli.js");
 const SAMPLES = ["meeting-minutes.pdf", "quarterly-report.pdf", "service-agreement.pdf"];
@@ -105,6 +107,24 @@ describe("pagestream run over a bucket", () => {
     const search = await cli(["search", "harbour dues", "--db", "out/archive.sqlite", "--json", "--path", "s3://archive/intake/"], dir);
     expect(search.code).toBe(0);
     expect([...new Set((JSON.parse(search.stdout).hits as { uri: string }[]).map((h) => h.uri))]).toEqual(["s3://archive/intake/quarterly-report.pdf"]);
+  });
+
+  it("records the bucket in the archive: serve started elsewhere reads the originals from it, with credentials from its own environment", async () => {
+    const dir = await pipelineDir("served", '  bucket: nightly');
+    expect((await cli(["run"], dir, { S3_ENDPOINT: server.endpoint })).code).toBe(0);
+    const elsewhere = await mkdtemp(join(tmp, "elsewhere-"));
+    const served = await serve(elsewhere, ["--db", join(dir, "out/archive.sqlite")], S3RVER_ENV);
+    try {
+      // Its pipeline names the endpoint by a variable this shell does not set: the recorded source is read.
+      expect(served.stderr()).toContain(`originals from s3://nightly/ at ${server.endpoint}`);
+      expect(served.stderr()).toMatch(/pipeline\.yaml, does not load here \(.*S3_ENDPOINT.*\): a dropped PDF cannot be added/);
+      const [row] = documentRows(dir);
+      const original = await fetch(new URL(`/api/documents/${row!.document_id}/original`, served.url));
+      expect(original.status).toBe(200);
+      expect(createHash("sha256").update(Buffer.from(await original.arrayBuffer())).digest("hex")).toBe(row!.document_id);
+    } finally {
+      expect(await served.stop()).toBe(0);
+    }
   });
 
   it("replaces the rows of an object changed between two runs, and leaves the unchanged one untouched", async () => {
