@@ -12,7 +12,7 @@
  *               chunk_count, ingested_at, warnings } (code and message for a failed one)
  */
 import type Database from "better-sqlite3";
-import { shapeChunk, type ChunkShape, type MetadataValue } from "../sinks/jsonl/chunk-shapes.js";
+import { metadataOf, shapeChunk, type ChunkShape } from "../sinks/jsonl/chunk-shapes.js";
 
 export type ArchiveRecords = "chunks" | "pages" | "documents";
 
@@ -57,30 +57,24 @@ function* chunkLines(db: Database.Database, shape: ChunkShape): Generator<string
     )
     .iterate() as IterableIterator<ChunkRow>;
   for (const c of rows) {
-    // The jsonl sink's metadata, keys in its order, empty lists and missing values left out.
-    const list = (key: string, json: string) => {
-      const values = parseList(json);
-      return values.length ? { [key]: values } : {};
-    };
-    const boxes = parseList(c.boxes);
-    const metadata: Record<string, MetadataValue> = {
-      source_uri: c.uri,
-      ...(c.path !== null ? { path: c.path } : {}),
-      ...(c.title ? { title: c.title } : {}),
-      page_start: c.page_start,
-      page_end: c.page_end,
-      ...list("page_labels", c.page_labels),
-      char_start: c.char_start,
-      char_end: c.char_end,
-      prefix_chars: c.prefix_chars,
-      token_count: c.token_count,
-      text_format: c.format ?? "plain",
-      ...list("headings", c.headings),
-      ...list("headings_inside", c.headings_inside),
-      ...list("running_titles", c.running_titles),
-      ...list("flags", c.flags),
-      ...(boxes.length ? { boxes: c.boxes } : {}),
-    };
+    const metadata = metadataOf({
+      uri: c.uri,
+      path: c.path ?? undefined,
+      title: c.title,
+      pageStart: c.page_start,
+      pageEnd: c.page_end,
+      pageLabels: parseList(c.page_labels),
+      charStart: c.char_start,
+      charEnd: c.char_end,
+      prefixChars: c.prefix_chars,
+      tokenCount: c.token_count,
+      textFormat: c.format ?? "plain",
+      headings: parseList(c.headings),
+      headingsInside: parseList(c.headings_inside),
+      runningTitles: parseList(c.running_titles),
+      flags: parseList(c.flags),
+      boxes: c.boxes,
+    });
     yield JSON.stringify(shapeChunk({ id: c.id, document_id: c.document_id, chunk_index: c.chunk_index, text: c.text, metadata }, shape));
   }
 }

@@ -24,30 +24,78 @@ export interface ChunkPlace {
   path?: string | undefined;
 }
 
+/** What a chunk's metadata is made of, from a chunk record or from an archive's row. */
+export interface ChunkMetadataFields {
+  uri: string;
+  path?: string | undefined;
+  title?: string | null | undefined;
+  pageStart: number;
+  pageEnd: number;
+  pageLabels: readonly string[];
+  charStart: number;
+  charEnd: number;
+  prefixChars: number;
+  tokenCount: number;
+  /** Left out where unknown (an archive does not keep them). */
+  tokenizer?: string | undefined;
+  encoding?: string | undefined;
+  textFormat: string;
+  headings: readonly string[];
+  headingsInside: readonly string[];
+  runningTitles: readonly string[];
+  flags: readonly string[];
+  /** The boxes as JSON, "[]" or absent for none. */
+  boxes?: string | undefined;
+}
+
 /** The chunk's metadata, keys in a fixed order, empty lists and missing values left out. */
 export function chunkMetadata(chunk: ChunkRecord, place: ChunkPlace): Record<string, MetadataValue> {
-  const list = (key: string, values: readonly string[]) => (values.length ? { [key]: [...values] } : {});
-  return {
-    source_uri: chunk.uri,
-    ...(place.path !== undefined ? { path: place.path } : {}),
-    ...(place.title ? { title: place.title } : {}),
-    page_start: chunk.pageStart,
-    page_end: chunk.pageEnd,
-    ...list("page_labels", chunk.pageLabels),
-    char_start: chunk.charStart,
-    char_end: chunk.charEnd,
-    prefix_chars: chunk.prefix.length,
-    token_count: chunk.tokenCount,
+  return metadataOf({
+    uri: chunk.uri,
+    path: place.path,
+    title: place.title,
+    pageStart: chunk.pageStart,
+    pageEnd: chunk.pageEnd,
+    pageLabels: chunk.pageLabels,
+    charStart: chunk.charStart,
+    charEnd: chunk.charEnd,
+    prefixChars: chunk.prefix.length,
+    tokenCount: chunk.tokenCount,
     tokenizer: chunk.tokenizer,
     encoding: chunk.encoding,
-    text_format: chunk.textFormat ?? "plain",
-    ...list("headings", chunk.headings),
+    textFormat: chunk.textFormat ?? "plain",
+    headings: chunk.headings,
     // A chunk stage written before these fields leaves them out.
-    ...list("headings_inside", chunk.headingsInside ?? []),
-    ...list("running_titles", chunk.runningTitles ?? []),
-    ...list("flags", chunk.flags),
-    // Nested values are refused by flat stores (Chroma): the boxes travel as a JSON string.
+    headingsInside: chunk.headingsInside ?? [],
+    runningTitles: chunk.runningTitles ?? [],
+    flags: chunk.flags,
     ...(chunk.boxes?.length ? { boxes: JSON.stringify(chunk.boxes) } : {}),
+  });
+}
+
+/** The metadata of a chunk from its fields: one key order for the jsonl sink and an archive's export. */
+export function metadataOf(f: ChunkMetadataFields): Record<string, MetadataValue> {
+  const list = (key: string, values: readonly string[]) => (values.length ? { [key]: [...values] } : {});
+  return {
+    source_uri: f.uri,
+    ...(f.path !== undefined ? { path: f.path } : {}),
+    ...(f.title ? { title: f.title } : {}),
+    page_start: f.pageStart,
+    page_end: f.pageEnd,
+    ...list("page_labels", f.pageLabels),
+    char_start: f.charStart,
+    char_end: f.charEnd,
+    prefix_chars: f.prefixChars,
+    token_count: f.tokenCount,
+    ...(f.tokenizer !== undefined ? { tokenizer: f.tokenizer } : {}),
+    ...(f.encoding !== undefined ? { encoding: f.encoding } : {}),
+    text_format: f.textFormat,
+    ...list("headings", f.headings),
+    ...list("headings_inside", f.headingsInside),
+    ...list("running_titles", f.runningTitles),
+    ...list("flags", f.flags),
+    // Nested values are refused by flat stores (Chroma): the boxes travel as a JSON string.
+    ...(f.boxes !== undefined && f.boxes !== "[]" ? { boxes: f.boxes } : {}),
   };
 }
 
