@@ -20,6 +20,7 @@ import type { SourceOrigin } from "../core/plugin.js";
 import { formatIssue, loadPipelineFile, type PipelineConfig } from "../pipeline/config.js";
 import { loadSpec } from "../pipeline/registry.js";
 import { describeSource, readOrigin, type RecordedOrigin } from "../sinks/sqlite/archive-origin.js";
+import { ArchiveRefused, checkFullTextTables, hardenConnection } from "../sinks/sqlite/fts-tables-check.js";
 import type { SourceRef } from "../serve/originals.js";
 
 export interface ArchiveFlags {
@@ -30,7 +31,7 @@ export interface ArchiveFlags {
 export interface ArchiveChoice {
   /** The archive file, absolute. */
   file: string;
-  /** The archive as messages name it: relative to the current folder when inside it. */
+  /** The archive as messages name it: as --db gave it, else relative to the current folder when inside it. */
   shown: string;
   /** The archive's own pipeline, when it is known and still writes this archive. */
   pipeline?: { file: string; config: PipelineConfig };
@@ -40,7 +41,10 @@ export interface ArchiveChoice {
   says: string[];
 }
 
-export type ArchiveChoiceResult = { ok: true; choice: ArchiveChoice } | { ok: false; message: string };
+/** A refusal's `text` is what stderr shows, whole lines: a sentence, or a pipeline file's issues at their lines. */
+export type ArchiveChoiceResult = { ok: true; choice: ArchiveChoice } | { ok: false; text: string };
+
+const refused = (message: string): ArchiveChoiceResult => ({ ok: false, text: `pagestream: ${message}\n` });
 
 const DEFAULT_ARCHIVE = "out/archive.sqlite";
 const DEFAULT_PIPELINE = "pipeline.yaml";
@@ -50,12 +54,13 @@ export async function chooseArchive(flags: ArchiveFlags): Promise<ArchiveChoiceR
   let file: string | undefined = flags.db !== undefined ? resolve(flags.db) : undefined;
   if (flags.pipeline !== undefined || (file === undefined && existsSync(DEFAULT_PIPELINE))) {
     const path = flags.pipeline ?? DEFAULT_PIPELINE;
+    if (!existsSync(path)) return refused(`${path}: the file does not exist`);
     const loaded = await loadPipelineFile(path);
-    if (!loaded.ok) return { ok: false, message: loaded.issues.map((issue) => formatIssue({ ...issue, file: path })).join("\n") };
+    if (!loaded.ok) return { ok: false, text: loaded.issues.map((issue) => formatIssue({ ...issue, file: path }) + "\n").join("") };
     const sink = sqliteSinkFile(loaded.config);
     if (flags.pipeline !== undefined) {
-      if (!sink) return { ok: false, message: `${path} has no sqlite sink, so it writes no archive: give the archive with --db, without --pipeline` };
-      if (file !== undefined && !sameFile(file, sink)) return { ok: false, message: `${path} writes the archive ${shownPath(sink)}, not ${flags.db}: give one of --db and --pipeline` };
+      if (!sink) return refused(`${path} has no sqlite sink, so it writes no archive: give the archive with --db, without --pipeline`);
+      if (file !== undefined && !sameFile(file, sink)) return refused(`${path} writes the archive ${shownPath(sink)}, not ${flags.db}: give one of --db and --pipeline`);
     }
     // A pipeline.yaml here without an sqlite sink is not the archive's: the default archive is.
     if (sink) {
@@ -64,8 +69,9 @@ export async function chooseArchive(flags: ArchiveFlags): Promise<ArchiveChoiceR
     }
   }
   file ??= resolve(DEFAULT_ARCHIVE);
-  const shown = shownPath(file);
-  if (!existsSync(file)) return { ok: false, message: `no archive at ${shown} (run a pipeline with a sqlite sink first, or give --db)` };
+  // Named as the user wrote it, else as short as the current folder allows.
+  const shown = flags.db ?? shownPath(file);
+  if (!existsSync(file)) return refused(`no archive at ${shown} (run a pipeline with a sqlite sink first, or give --db)`);
 
   const recorded = recordedOrigin(file);
   const says: string[] = [];
@@ -84,6 +90,31 @@ export async function chooseArchive(flags: ArchiveFlags): Promise<ArchiveChoiceR
       (sourceSaid ? `; originals from ${sourceSaid}` : "; no originals (the archive does not say where they are: it was written before pagestream recorded its source — run its pipeline once more)"),
   );
   return { ok: true, choice: { file, shown, ...(pipeline ? { pipeline } : {}), ...(source ? { source } : {}), says } };
+}
+
+/**
+ * The chosen archive opened read-only and defensively: it may come from elsewhere, so its
+ * full-text tables are checked before FTS5 reads them. A file that cannot be used is a sentence.
+ */
+export function openChosenArchive(choice: ArchiveChoice): { ok: true; db: Database.Database } | { ok: false; message: string } {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(choice.file, { readonly: true, fileMustExist: true });
+    hardenConnection(db);
+    checkFullTextTables(db);
+    return { ok: true, db };
+  } catch (err) {
+    db?.close();
+    return { ok: false, message: `${choice.shown}: ${unusableArchive(err) ?? (err as Error).message}` };
+  }
+}
+
+/** What makes an error a sentence about the archive file (refused, not SQLite, damaged); undefined for any other error. */
+export function unusableArchive(err: unknown): string | undefined {
+  if (err instanceof ArchiveRefused) return err.message;
+  // Not an SQLite file, or a damaged one: SQLite says so at the first read.
+  if (/^SQLITE_(NOTADB|CORRUPT)/.test((err as { code?: string }).code ?? "")) return (err as Error).message;
+  return undefined;
 }
 
 /** The absolute path of a pipeline's sqlite sink, if it has one. */

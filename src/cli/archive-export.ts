@@ -12,6 +12,7 @@
  *               chunk_count, ingested_at, warnings } (code and message for a failed one)
  */
 import type Database from "better-sqlite3";
+import type { ChunkRow as ArchiveChunkRow } from "../sinks/sqlite/document-rows.js";
 import { metadataOf, shapeChunk, type ChunkShape } from "../sinks/jsonl/chunk-shapes.js";
 
 export type ArchiveRecords = "chunks" | "pages" | "documents";
@@ -22,28 +23,8 @@ export function* archiveLines(db: Database.Database, records: ArchiveRecords, sh
   else yield* documentLines(db);
 }
 
-interface ChunkRow {
-  id: string;
-  document_id: string;
-  uri: string;
-  path: string | null;
-  title: string;
-  chunk_index: number;
-  text: string;
-  page_start: number;
-  page_end: number;
-  page_labels: string;
-  char_start: number;
-  char_end: number;
-  prefix_chars: number;
-  token_count: number;
-  format: string | null;
-  headings: string;
-  headings_inside: string;
-  running_titles: string;
-  flags: string;
-  boxes: string;
-}
+/** A chunk's row as the archive stores it, with what its document and pages add. */
+type ChunkRow = Omit<ArchiveChunkRow, "cjk"> & { document_id: string; uri: string; path: string | null; format: string | null };
 
 function* chunkLines(db: Database.Database, shape: ChunkShape): Generator<string> {
   const rows = db

@@ -10,12 +10,10 @@
  * document or one the state does not know. `--shape` lays chunks out for a loader (flat,
  * langchain, llamaindex), whatever shape the sink writes.
  */
-import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { archiveLines } from "./archive-export.js";
-import { chooseArchive } from "./archive-choice.js";
-import { checkFullTextTables, hardenConnection } from "../sinks/sqlite/fts-tables-check.js";
+import { chooseArchive, openChosenArchive, unusableArchive } from "./archive-choice.js";
 import { formatIssue, loadPipelineFile, type ComponentConfig } from "../pipeline/config.js";
 import { recordedCheckpoint } from "../run/state-checkpoints.js";
 import { STATE_FILE } from "../run/run-pipeline.js";
@@ -95,19 +93,16 @@ export async function exportCommand(pipelineArgument: string | undefined, flags:
 async function exportArchive(pipeline: string | undefined, flags: ExportFlags): Promise<number> {
   const chosen = await chooseArchive({ ...(flags.db !== undefined ? { db: flags.db } : {}), ...(pipeline !== undefined ? { pipeline } : {}) });
   if (!chosen.ok) {
-    process.stderr.write(`pagestream: ${chosen.message}\n`);
+    process.stderr.write(chosen.text);
     return EXIT.usage;
   }
-  const { file, shown } = chosen.choice;
-  let db: Database.Database;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-    hardenConnection(db);
-    checkFullTextTables(db);
-  } catch (err) {
-    process.stderr.write(`pagestream: ${shown}: ${(err as Error).message}\n`);
+  const { shown } = chosen.choice;
+  const opened = openChosenArchive(chosen.choice);
+  if (!opened.ok) {
+    process.stderr.write(`pagestream: ${opened.message}\n`);
     return EXIT.usage;
   }
+  const { db } = opened;
   try {
     const records = flags.records ?? "chunks";
     let count = 0;
@@ -122,8 +117,9 @@ async function exportArchive(pipeline: string | undefined, flags: ExportFlags): 
     if (flags.out !== undefined) process.stderr.write(`pagestream: exported ${count} ${records === "documents" ? "document record" : records === "chunks" ? "chunk" : "page record"}(s) from ${shown} to ${flags.out}\n`);
     return EXIT.ok;
   } catch (err) {
-    if (/^SQLITE_(NOTADB|CORRUPT)/.test((err as { code?: string }).code ?? "")) {
-      process.stderr.write(`pagestream: ${shown}: ${(err as Error).message}\n`);
+    const unusable = unusableArchive(err);
+    if (unusable !== undefined) {
+      process.stderr.write(`pagestream: ${shown}: ${unusable}\n`);
       return EXIT.usage;
     }
     throw err;

@@ -5,8 +5,7 @@
  * usage error with a sentence, exit 2, never a crash or a silent empty result.
  */
 import { isAbsolute, relative, resolve } from "node:path";
-import { chooseArchive } from "./archive-choice.js";
-import { ArchiveRefused, checkFullTextTables, hardenConnection } from "../sinks/sqlite/fts-tables-check.js";
+import { chooseArchive, openChosenArchive, unusableArchive } from "./archive-choice.js";
 import { QueryError, searchArchive, type SearchHit } from "../sinks/sqlite/search.js";
 import { EXIT } from "../exit-codes.js";
 
@@ -27,25 +26,20 @@ export interface SearchFlags {
 export async function searchCommand(query: string, flags: SearchFlags): Promise<number> {
   const chosen = await chooseArchive(flags);
   if (!chosen.ok) {
-    process.stderr.write(`pagestream: ${chosen.message}\n`);
+    process.stderr.write(chosen.text);
     return EXIT.usage;
   }
   const { file, shown } = chosen.choice;
   // Which archive answers: told to a person at a terminal (on stderr, never mixed with the
   // hits), and to a program in the JSON.
   if (process.stderr.isTTY) process.stderr.write(`pagestream: ${chosen.choice.says[0]}\n`);
-  const { default: Database } = await import("better-sqlite3");
-  let db;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-  } catch (err) {
-    process.stderr.write(`pagestream: ${shown}: ${(err as Error).message}\n`);
+  const opened = openChosenArchive(chosen.choice);
+  if (!opened.ok) {
+    process.stderr.write(`pagestream: ${opened.message}\n`);
     return EXIT.usage;
   }
+  const { db } = opened;
   try {
-    // An archive may come from elsewhere: its full-text tables are checked before FTS5 reads them.
-    hardenConnection(db);
-    checkFullTextTables(db);
     if (flags.substring && flags.fts) throw new QueryError("fts_syntax", "--substring and --fts ask for two different searches: give one of them");
     const document = flags.document !== undefined ? documentFilter(db, flags.document) : undefined;
     const result = searchArchive(db, query, {
@@ -70,13 +64,9 @@ export async function searchCommand(query: string, flags: SearchFlags): Promise<
       process.stderr.write(`pagestream: ${err.message}\n`);
       return EXIT.usage;
     }
-    if (err instanceof ArchiveRefused) {
-      process.stderr.write(`pagestream: ${shown}: ${err.message}\n`);
-      return EXIT.usage;
-    }
-    // Not an SQLite file, or a damaged one: SQLite says so at the first read.
-    if (/^SQLITE_(NOTADB|CORRUPT)/.test((err as { code?: string }).code ?? "")) {
-      process.stderr.write(`pagestream: ${shown}: ${(err as Error).message}\n`);
+    const unusable = unusableArchive(err);
+    if (unusable !== undefined) {
+      process.stderr.write(`pagestream: ${shown}: ${unusable}\n`);
       return EXIT.usage;
     }
     throw err;

@@ -23,11 +23,10 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
   const say = (message: string) => process.stderr.write(`pagestream: ${message}\n`);
   const chosen = await chooseArchive(flags);
   if (!chosen.ok) {
-    say(chosen.message);
+    process.stderr.write(chosen.text);
     return EXIT.usage;
   }
   const { file: db, shown, pipeline, source } = chosen.choice;
-  for (const sentence of chosen.choice.says) say(sentence);
   const config = pipeline?.config;
   const token = flags.token ?? (process.env.PAGESTREAM_TOKEN || undefined);
 
@@ -41,11 +40,12 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
 
   let archive;
   try {
-    archive = ArchiveReader.open(db);
+    archive = ArchiveReader.open(db, shown);
   } catch (err) {
     say((err as Error).message);
     return EXIT.usage;
   }
+  for (const sentence of chosen.choice.says) say(sentence);
   const access = sourceAccess(source, say);
   const extraction = await UploadExtraction.create(config, process.cwd(), say);
   const maxUploadBytes = Math.min(flags.maxUploadMb * 1048576, extraction.limits.max_file_bytes);

@@ -86,13 +86,13 @@ export class ArchiveReader {
     this.pageColumns = ["number", "label", "text", "mode", "flags", "furniture", columns.has("facts") ? "facts" : "NULL AS facts", columns.has("ocr") ? "ocr" : "NULL AS ocr"].join(", ");
   }
 
-  /** Opens an archive read-only; throws an Error that says what is wrong with the file. */
-  static open(file: string): ArchiveReader {
+  /** Opens an archive read-only; throws an Error that says what is wrong with the file, by `name`. */
+  static open(file: string, name = file): ArchiveReader {
     let db: Database.Database;
     try {
       db = new Database(file, { readonly: true, fileMustExist: true });
     } catch (err) {
-      throw new Error(`${file}: ${(err as Error).message}`, { cause: err });
+      throw new Error(`${name}: ${(err as Error).message}`, { cause: err });
     }
     try {
       hardenConnection(db);
@@ -107,7 +107,7 @@ export class ArchiveReader {
       return new ArchiveReader(db);
     } catch (err) {
       db.close();
-      throw new Error(`${file}: ${(err as Error).message}`, { cause: err });
+      throw new Error(`${name}: ${(err as Error).message}`, { cause: err });
     }
   }
 
