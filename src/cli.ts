@@ -108,7 +108,8 @@ program
   .command("search")
   .description("Search an archive written by the sqlite sink: best chunks first (bm25), with pages and a snippet.")
   .argument("<query>", 'words (all must match), "a phrase" in quotes, a prefix* (3+ letters); OR, NOT and (groups) in capitals')
-  .option("--db <file>", "the archive", "out/archive.sqlite")
+  .option("--db <file>", "the archive (default: the sqlite sink of --pipeline, or of ./pipeline.yaml, else out/archive.sqlite)")
+  .option("--pipeline <file>", "the pipeline whose sqlite sink is the archive")
   .option("--limit <n>", "most hits to show", positiveInt, 10)
   .option("--document <id>", "only this document: its sha256 (or 8+ leading hex digits) or its path")
   .option("--path <prefix>", "only documents whose path starts with this")
@@ -123,12 +124,15 @@ program
 
 program
   .command("export")
-  .description("Print the live records of the pipeline's jsonl sink — each document once, in its last version, no tombstones — as JSONL, up to what the last run committed.")
-  .argument("[pipeline]", "pipeline file", "pipeline.yaml")
-  .addOption(new Option("--records <records>", "chunks, pages, or documents (the document records of a chunk file); default: what the pipeline's first jsonl sink writes").choices(["chunks", "pages", "documents"]))
+  .description(
+    "Print the live records of the pipeline's jsonl sink — each document once, in its last version, no tombstones — as JSONL, up to what the last run committed. With --db, or for a pipeline without a jsonl sink, the same from its archive.",
+  )
+  .argument("[pipeline]", "pipeline file (default: pipeline.yaml)")
+  .option("--db <file>", "export from this archive (default without a jsonl sink: the pipeline's sqlite sink, else out/archive.sqlite)")
+  .addOption(new Option("--records <records>", "chunks, pages, or documents (the document records of a chunk file); default: what the pipeline's first jsonl sink writes, chunks from an archive").choices(["chunks", "pages", "documents"]))
   .addOption(new Option("--shape <shape>", "lay chunks out for a loader: flat { id, text, metadata }, langchain { pageContent, metadata, id }, llamaindex { id_, text, metadata }; default: the sink's shape").choices(["flat", "langchain", "llamaindex"]))
   .option("--out <file>", "write this file (whole, or not at all) instead of stdout")
-  .action(async (pipeline: string, opts: import("./cli/export-command.js").ExportFlags) => {
+  .action(async (pipeline: string | undefined, opts: import("./cli/export-command.js").ExportFlags) => {
     const { exportCommand } = await import("./cli/export-command.js");
     process.exitCode = await exportCommand(pipeline, opts);
   });
@@ -145,6 +149,16 @@ program
   .action(async (opts: import("./cli/serve-command.js").ServeFlags) => {
     const { serveCommand } = await import("./cli/serve-command.js");
     process.exitCode = await serveCommand(opts);
+  });
+
+program
+  .command("mcp")
+  .description("Serve the archive to an AI assistant over MCP (Model Context Protocol) on stdin/stdout, read-only: tools search, read_document and list_documents, and each document as a resource. For a desktop client's mcpServers config; runs until the client closes stdin.")
+  .option("--db <file>", "the archive (default: the pipeline's sqlite sink, else out/archive.sqlite)")
+  .option("--pipeline <file>", "the pipeline file whose sqlite sink is the archive (default: pipeline.yaml, when there is one)")
+  .action(async (opts: import("./cli/mcp-command.js").McpFlags) => {
+    const { mcpCommand } = await import("./cli/mcp-command.js");
+    process.exitCode = await mcpCommand(opts);
   });
 
 export function positiveNumber(value: string): number {

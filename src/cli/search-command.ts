@@ -7,6 +7,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { chooseArchive, openChosenArchive, unusableArchive } from "./archive-choice.js";
 import { QueryError, searchArchive, type SearchHit } from "../sinks/sqlite/search.js";
+import { searchHitJson } from "../sinks/sqlite/search-hit-json.js";
 import { EXIT } from "../exit-codes.js";
 
 export interface SearchFlags {
@@ -51,7 +52,7 @@ export async function searchCommand(query: string, flags: SearchFlags): Promise<
       ...(flags.source !== undefined ? { source: flags.source } : {}),
     });
     if (flags.json) {
-      process.stdout.write(JSON.stringify({ archive: file, query: result.query, match: result.match, hits: result.hits.map(jsonHit) }, null, 2) + "\n");
+      process.stdout.write(JSON.stringify({ archive: file, query: result.query, match: result.match, hits: result.hits.map(searchHitJson) }, null, 2) + "\n");
     } else if (result.hits.length === 0) {
       process.stdout.write(`No matches for ${JSON.stringify(query)}.\n`);
     } else {
@@ -117,24 +118,4 @@ function textHit(hit: SearchHit, n: number, mark: (s: string) => string): string
   // Text read by OCR is a guess at letters: say so, with how sure the engine was.
   const ocr = hit.ocr ? `  [ocr, confidence ${hit.ocr.meanConfidence}]` : "";
   return `${n}. ${shown}  ${pages(hit.matchPages)}${labels}${ocr}${hit.title ? `  ${hit.title}` : ""}\n   ${snippet}\n`;
-}
-
-function jsonHit(hit: SearchHit): object {
-  return {
-    score: hit.score,
-    document_id: hit.documentId,
-    uri: hit.uri,
-    ...(hit.path !== null ? { path: hit.path } : {}),
-    ...(hit.title ? { title: hit.title } : {}),
-    chunk_id: hit.chunkId,
-    chunk_index: hit.chunkIndex,
-    page_start: hit.pageStart,
-    page_end: hit.pageEnd,
-    match_pages: hit.matchPages,
-    match_page_labels: hit.matchPageLabels,
-    boxes: hit.boxes,
-    snippet: hit.snippet,
-    highlights: hit.highlights,
-    ...(hit.ocr ? { ocr: { pages: hit.ocr.pages, mean_confidence: hit.ocr.meanConfidence } } : {}),
-  };
 }

@@ -14,6 +14,7 @@ import type { ArchiveReader } from "./archive-reader.js";
 import type { Assets } from "./assets.js";
 import type { SourceAccess } from "./originals.js";
 import { documentRoutes } from "./routes/document-routes.js";
+import { mcpRoutes } from "./routes/mcp-routes.js";
 import { pageRoutes } from "./routes/page-routes.js";
 import { searchRoutes } from "./routes/search-routes.js";
 import { uploadRoutes } from "./routes/upload-routes.js";
@@ -92,6 +93,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(searchRoutes(options));
   await app.register(documentRoutes(options));
   await app.register(uploadRoutes(options));
+  await app.register(mcpRoutes(options));
   return app;
 }
 
