@@ -37,6 +37,8 @@ export interface ArchiveInfo {
 
 export interface SearchHitJson {
   documentId: string;
+  /** The chunk's id: `chunk=` of the document's address lands on it. */
+  chunkId: string;
   /** The file name. */
   name: string;
   /** Where the document lives, relative to the source root when it is inside it. */
@@ -54,14 +56,46 @@ export interface SearchHitJson {
   score: number;
 }
 
-/** GET /api/search */
+/** A document among the hits: its best hit(s), and what else of it matched. */
+export interface DocumentHitsJson {
+  documentId: string;
+  name: string;
+  path: string;
+  title: string | null;
+  /** Its best hit first, then (at most one) further hit that shows a match the first does not. */
+  hits: SearchHitJson[];
+  /** The document's other matches (none of `hits` holds them): how many, and their pages. */
+  more: { matches: number; pages: number[] };
+}
+
+/**
+ * GET /api/search: hits grouped by document, documents in the order of their best hit, 10
+ * documents a page; with `document`, that document's hits alone, 10 a page.
+ */
 export interface SearchResponse {
   query: string;
-  hits: SearchHitJson[];
+  groups: DocumentHitsJson[];
+  /** The document searched in (`document=`), or null for the whole archive. */
+  within: { documentId: string; name: string; title: string | null } | null;
+  /** 1-based. */
+  page: number;
+  /** Documents a page (hits a page with `document`). */
+  pageSize: number;
+  more: boolean;
+}
+
+/** GET /api/documents: the archive's documents, newest first. */
+export interface DocumentListResponse {
+  total: number;
   /** 1-based. */
   page: number;
   pageSize: number;
-  more: boolean;
+  documents: { documentId: string; name: string; path: string; title: string | null; pages: number | null; chunks: number; ingestedAt: string }[];
+}
+
+/** GET /api/examples: example queries made from the archive's own words (each finds something). */
+export interface ExamplesResponse {
+  queries: string[];
 }
 
 export interface FurnitureJson {
@@ -129,6 +163,17 @@ export interface DocumentResponse {
   warnings: { code: string; message: string; pages?: number[] }[];
   pages: PageJson[];
   original: OriginalState;
+  /** With `chunk=`: the hit the page lands on. */
+  focus: FocusJson | null;
+}
+
+/** A hit in its document: where its chunk stands on the pages, to draw and scroll to. */
+export interface FocusJson {
+  chunkId: string;
+  /** The chunk's column pieces, in points from the displayed page's top-left corner. */
+  boxes: { page: number; x0: number; y0: number; x1: number; y1: number }[];
+  /** The chunk's own text on each page: [start, end) in that page's `text`. */
+  ranges: { page: number; start: number; end: number }[];
 }
 
 /** POST /api/extract: a dropped PDF through the pipeline's text stages, nothing stored. */

@@ -10,6 +10,7 @@
  * what it has.
  */
 import Database from "better-sqlite3";
+import type { PageBox } from "../core/records.js";
 import { FTS_TABLE, TRIGRAM_TABLE, tableExists } from "../sinks/sqlite/archive-schema.js";
 import { ARCHIVE_SCHEMA_VERSION } from "../sinks/sqlite/document-rows.js";
 import { checkFullTextTables, hardenConnection } from "../sinks/sqlite/fts-tables-check.js";
@@ -75,14 +76,35 @@ export interface ChunkRow {
   headings: string[];
 }
 
+/** A chunk's own text in its document's text ([charStart, charEnd)) and its boxes on the pages. */
+export interface ChunkRange {
+  chunkId: string;
+  charStart: number;
+  charEnd: number;
+  boxes: PageBox[];
+}
+
+/** Where a page's text stands in its document's text: [charStart, charEnd). */
+export interface PageOffsets {
+  number: number;
+  charStart: number;
+  charEnd: number;
+}
+
 /** A documentId: the sha256 of the file's bytes, 64 lower-case hex digits. */
 export const DOCUMENT_ID = /^[0-9a-f]{64}$/;
 
 export class ArchiveReader {
   private readonly pageColumns: string;
+  private readonly pageColumnNames: Set<string>;
+  private readonly chunkColumns: Set<string>;
+  /** The term lookup in the index's vocabulary: undefined until asked, null when SQLite has no fts5vocab. */
+  private vocab: Database.Statement | null | undefined;
 
   private constructor(private readonly db: Database.Database) {
     const columns = new Set((db.prepare("SELECT name FROM pragma_table_info('pages')").all() as { name: string }[]).map((c) => c.name));
+    this.pageColumnNames = columns;
+    this.chunkColumns = new Set((db.prepare("SELECT name FROM pragma_table_info('chunks')").all() as { name: string }[]).map((c) => c.name));
     this.pageColumns = ["number", "label", "text", "mode", "flags", "furniture", columns.has("facts") ? "facts" : "NULL AS facts", columns.has("ocr") ? "ocr" : "NULL AS ocr"].join(", ");
   }
 
@@ -120,8 +142,8 @@ export class ArchiveReader {
   }
 
   /** Where the query matches in a document's pages. */
-  matches(query: string, document: DocumentRecord): PageMatch[] {
-    return matchesInDocument(this.db, query, document.row);
+  matches(query: string, document: DocumentRecord, options: { substring?: boolean } = {}): PageMatch[] {
+    return matchesInDocument(this.db, query, document.row, options);
   }
 
   counts(): ArchiveCounts {
@@ -229,6 +251,76 @@ export class ArchiveReader {
       facts: parseJson(r.facts as string | null, null),
       ocr: parseJson(r.ocr as string | null, null),
     }));
+  }
+
+  /**
+   * Where a chunk's own text stands in its document (offsets into the document's text, after any
+   * repeated table header) and its boxes on the pages: what the page needs to land on a hit.
+   * Undefined for a chunk of another document, or an archive without offsets (before schema 6).
+   */
+  chunkPlaceInDocument(document: DocumentRecord, chunkId: string): ChunkRange | undefined {
+    if (!this.chunkColumns.has("char_start")) return undefined;
+    const boxes = this.chunkColumns.has("boxes") ? "boxes" : "'[]' AS boxes";
+    const row = this.db.prepare(`SELECT id, char_start, char_end, ${boxes} FROM chunks WHERE document_row = ? AND id = ? LIMIT 1`).get(document.row, chunkId) as
+      | { id: string; char_start: number; char_end: number; boxes: string }
+      | undefined;
+    return row ? { chunkId: row.id, charStart: row.char_start, charEnd: row.char_end, boxes: parseJson(row.boxes, []) } : undefined;
+  }
+
+  /** Where each chunk's own text stands in its document, by chunk id (none before schema 6). */
+  chunkRanges(chunkIds: readonly string[]): Map<string, { charStart: number; charEnd: number }> {
+    if (!this.chunkColumns.has("char_start")) return new Map();
+    const statement = this.db.prepare("SELECT char_start, char_end FROM chunks WHERE id = ? LIMIT 1");
+    const ranges = new Map<string, { charStart: number; charEnd: number }>();
+    for (const id of chunkIds) {
+      const row = statement.get(id) as { char_start: number; char_end: number } | undefined;
+      if (row) ranges.set(id, { charStart: row.char_start, charEnd: row.char_end });
+    }
+    return ranges;
+  }
+
+  /** Where each page's text starts and ends in the document's text (none before schema 6). */
+  pageOffsets(document: DocumentRecord): PageOffsets[] {
+    if (!this.pageColumnNames.has("char_start")) return [];
+    const rows = this.db.prepare("SELECT number, char_start, char_end FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number").all(document.row) as { number: number; char_start: number; char_end: number }[];
+    return rows.map((r) => ({ number: r.number, charStart: r.char_start, charEnd: r.char_end }));
+  }
+
+  /** One page's text as archived; undefined when the document has no such page. */
+  pageText(document: DocumentRecord, number: number): string | undefined {
+    return (this.db.prepare("SELECT text FROM pages WHERE document_row = ? AND number = ?").get(document.row, number) as { text: string } | undefined)?.text;
+  }
+
+  /**
+   * What example queries are made from: the titles and the first chunk's text of at most `limit`
+   * documents spread evenly over the archive (by row), so a large archive costs what a small one does.
+   */
+  exampleMaterial(limit: number): { documentId: string; title: string | null; text: string }[] {
+    const rows = this.db
+      .prepare(
+        `WITH listed AS (SELECT id, document_id, title, row_number() OVER (ORDER BY id) AS n, count(*) OVER () AS total FROM documents WHERE status != 'failed')
+         SELECT l.document_id, l.title, (SELECT text FROM chunks WHERE document_row = l.id ORDER BY chunk_index LIMIT 1) AS text
+         FROM listed l WHERE (l.n - 1) % max(1, l.total / @limit) = 0 LIMIT @limit`,
+      )
+      .all({ limit }) as { document_id: string; title: string | null; text: string | null }[];
+    return rows.map((r) => ({ documentId: r.document_id, title: r.title, text: r.text ?? "" }));
+  }
+
+  /**
+   * How many chunks hold `term` as the full-text index tokenized it, read from an fts5vocab table
+   * in the connection's temp schema (made once; it reads the index, never writes the archive);
+   * undefined when SQLite offers no fts5vocab.
+   */
+  chunksHolding(term: string): number | undefined {
+    if (this.vocab === undefined) {
+      try {
+        this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.pagestream_vocab USING fts5vocab(main, '${FTS_TABLE}', 'row')`);
+        this.vocab = this.db.prepare("SELECT doc FROM temp.pagestream_vocab WHERE term = ?").pluck();
+      } catch {
+        this.vocab = null;
+      }
+    }
+    return this.vocab === null ? undefined : ((this.vocab.get(term) as number | undefined) ?? 0);
   }
 
   /** Flags of the chunks of a search's hits, by chunk id. */

@@ -10,9 +10,9 @@ import { request as httpRequest } from "node:http";
 import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiError, ArchiveInfo, DocumentResponse, ExtractResponse, SearchResponse } from "../../src/serve/api-types.js";
+import type { ApiError, ArchiveInfo, DocumentListResponse, DocumentResponse, ExamplesResponse, ExtractResponse, SearchResponse } from "../../src/serve/api-types.js";
 import { CONTENT_SECURITY_POLICY } from "../../src/serve/security-headers.js";
-import { archiveFolder, lighthouseNotes, serve, type Served } from "./serve-fixture.js";
+import { archiveFolder, lighthouseNotes, serve, textPdf, type Served } from "./serve-fixture.js";
 
 let dir: string;
 let server: Served;
@@ -33,8 +33,30 @@ function raw(path: string, headers: Record<string, string> = {}): Promise<{ stat
   });
 }
 
+/** The sentence of a snippet that holds offset `at`. */
+function sentenceAt(snippet: string, at: number): string {
+  const start = Math.max(snippet.lastIndexOf(". ", at) + 2, 0);
+  const end = snippet.indexOf(".", at);
+  return snippet.slice(start, end < 0 ? undefined : end).replace(/^…/, "");
+}
+
+/**
+ * A six-page log that mentions the curlew on every page, in long paragraphs, so that its chunks
+ * overlap over mentions of it: one document with many hits.
+ */
+async function curlewLog(): Promise<Buffer> {
+  const lines: string[] = [];
+  for (let page = 1; page <= 6; page++) {
+    for (let n = 1; n <= 9; n++) {
+      lines.push(`Day ${page}.${n}: the tide turned at the north pier, the gauge read ${page + n} feet and the pilot boat went out to meet a coaster bound for the inner basin.`);
+      if (n === 3 || n === 7) lines.push(`Entry ${page}.${n}: a curlew (sighting ${page}.${n}) was seen on the mud flats below the sea wall, feeding as the water fell.`);
+    }
+  }
+  return textPdf("Curlew log", lines);
+}
+
 beforeAll(async () => {
-  dir = await archiveFolder(await lighthouseNotes());
+  dir = await archiveFolder({ ...(await lighthouseNotes()), "curlew-log.pdf": await curlewLog() });
   server = await serve(dir);
 });
 afterAll(async () => {
@@ -45,39 +67,78 @@ afterAll(async () => {
 describe("pagestream serve: search", () => {
   it("says what the archive holds", async () => {
     const info = await json<ArchiveInfo>("/api/archive");
-    expect(info).toMatchObject({ documents: 15, failedDocuments: 0, pages: 21, folders: ["notes"], source: "folder", canAdd: true, substring: false, queryLimits: { maxChars: 1000, maxTerms: 64, minPrefixChars: 3 } });
+    expect(info).toMatchObject({ documents: 16, failedDocuments: 0, folders: ["notes"], source: "folder", canAdd: true, substring: false, queryLimits: { maxChars: 1000, maxTerms: 64, minPrefixChars: 3 } });
   });
 
   it("finds a phrase with the matched words at their offsets in the snippet, ranked as pagestream search ranks", async () => {
     const r = await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"written notice"')}`);
-    expect(r.hits.length).toBeGreaterThan(0);
-    for (const h of r.hits) {
-      expect([h.name, h.path, h.pages]).toEqual(["service-agreement.pdf", "service-agreement.pdf", [2, 2]]);
-      expect(h.highlights.map(([s, e]) => h.snippet.slice(s, e).toLowerCase())).toContain("written notice");
-      expect(h.documentId).toMatch(/^[0-9a-f]{64}$/);
+    expect(r.groups.length).toBeGreaterThan(0);
+    for (const g of r.groups) {
+      for (const h of g.hits) {
+        expect([h.name, h.path, h.pages]).toEqual(["service-agreement.pdf", "service-agreement.pdf", [2, 2]]);
+        expect(h.highlights.map(([s, e]) => h.snippet.slice(s, e).toLowerCase())).toContain("written notice");
+        expect(h.documentId).toMatch(/^[0-9a-f]{64}$/);
+      }
     }
-    const cli = await import("node:child_process").then(({ spawnSync }) => spawnSync(process.execPath, ["dist/cli.js", "search", "harbour", "--db", join(dir, "out/archive.sqlite"), "--json", "--limit", "10"], { encoding: "utf8" }));
-    const order = (JSON.parse(cli.stdout) as { hits: { uri: string; snippet: string }[] }).hits.map((h) => h.snippet);
-    expect((await json<SearchResponse>("/api/search?q=harbour")).hits.map((h) => h.snippet)).toEqual(order);
+    // Documents come in the order of their best hit: pagestream search's hits, each document's first.
+    const cli = spawnSync(process.execPath, ["dist/cli.js", "search", "harbour", "--db", join(dir, "out/archive.sqlite"), "--json", "--limit", "10"], { encoding: "utf8" });
+    const seen = new Set<string>();
+    const firsts = (JSON.parse(cli.stdout) as { hits: { uri: string; snippet: string }[] }).hits.filter((h) => !seen.has(h.uri) && seen.add(h.uri)).map((h) => h.snippet);
+    expect((await json<SearchResponse>("/api/search?q=harbour")).groups.map((g) => g.hits[0]!.snippet).slice(0, firsts.length)).toEqual(firsts);
   });
 
-  it("pages through the hits, and says when there are more", async () => {
+  it("pages through the documents, and says when there are more", async () => {
     const first = await json<SearchResponse>("/api/search?q=lighthouse");
-    expect([first.page, first.hits.length, first.more]).toEqual([1, 10, true]);
+    expect([first.page, first.groups.length, first.more]).toEqual([1, 10, true]);
     const second = await json<SearchResponse>("/api/search?q=lighthouse&page=2");
-    expect([second.page, second.hits.length, second.more]).toEqual([2, 2, false]);
-    const names = [...first.hits, ...second.hits].map((h) => h.name).sort();
+    expect([second.page, second.groups.length, second.more]).toEqual([2, 2, false]);
+    const names = [...first.groups, ...second.groups].map((g) => g.name).sort();
     expect(names).toEqual(Array.from({ length: 12 }, (_, i) => `keeper-${String(i + 1).padStart(2, "0")}.pdf`));
-    expect((await json<SearchResponse>("/api/search?q=lighthouse&page=3")).hits).toEqual([]);
+    expect((await json<SearchResponse>("/api/search?q=lighthouse&page=3")).groups).toEqual([]);
   });
 
-  it("filters by folder and by the date a document was added", async () => {
-    expect((await json<SearchResponse>("/api/search?q=harbour&folder=elsewhere")).hits).toEqual([]);
-    expect((await json<SearchResponse>("/api/search?q=harbour&folder=notes")).hits).toEqual([]);
-    expect((await json<SearchResponse>("/api/search?q=lighthouse&folder=notes/")).hits.length).toBe(10);
-    expect((await json<SearchResponse>("/api/search?q=harbour&folder=.")).hits.length).toBeGreaterThan(0);
-    expect((await json<SearchResponse>("/api/search?q=harbour&before=2000-01-01")).hits).toEqual([]);
-    expect((await json<SearchResponse>("/api/search?q=harbour&since=2000-01-01")).hits.length).toBeGreaterThan(0);
+  it("shows each document once, with its best hits and how many more matches it has, and searches within it", async () => {
+    const r = await json<SearchResponse>("/api/search?q=curlew");
+    expect(r.groups.map((g) => g.name)).toEqual(["curlew-log.pdf"]);
+    const [log] = r.groups;
+    const doc = await json<DocumentResponse>(`/api/documents/${log!.documentId}?q=curlew`);
+    const matched = doc.pages.filter((p) => p.matches.length > 0).map((p) => p.number);
+    const total = doc.pages.reduce((n, p) => n + p.matches.length, 0);
+    expect([total, matched.length > 1]).toEqual([12, true]);
+    // Its best hits are shown (two), and the matches they do not hold are counted, with their pages.
+    expect(log!.hits.length).toBe(2);
+    expect(log!.more.matches).toBeGreaterThan(0);
+    expect(log!.more.matches).toBeLessThan(total);
+    expect(log!.more.pages.every((p) => matched.includes(p))).toBe(true);
+    const within = await json<SearchResponse>(`/api/search?q=curlew&document=${log!.documentId}`);
+    expect(within.within).toMatchObject({ documentId: log!.documentId, name: "curlew-log.pdf" });
+    const hits = within.groups[0]!.hits;
+    const pages = [...new Set(hits.flatMap((h) => Array.from({ length: h.pages[1] - h.pages[0] + 1 }, (_, i) => h.pages[0] + i)))].sort((a, b) => a - b);
+    expect(pages).toEqual(matched);
+    // A passage in two chunks' overlap is shown once: no marked sentence is in two snippets.
+    const sentences = hits.flatMap((h) => h.highlights.map(([s]) => sentenceAt(h.snippet, s)));
+    expect(sentences.length).toBeGreaterThan(0);
+    expect(new Set(sentences).size).toBe(sentences.length);
+    expect((await get(`/api/search?q=curlew&document=${"0".repeat(64)}`)).status).toBe(404);
+  });
+
+  it("lists the documents newest first, page by page", async () => {
+    const list = await json<DocumentListResponse>("/api/documents");
+    expect([list.total, list.page, list.pageSize, list.documents.length]).toEqual([16, 1, 20, 16]);
+    const times = list.documents.map((d) => d.ingestedAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(list.documents.map((d) => d.name)).toContain("curlew-log.pdf");
+    expect((await json<DocumentListResponse>("/api/documents?page=2")).documents).toEqual([]);
+    expect((await get("/api/documents?page=0")).status).toBe(400);
+  });
+
+  it("offers example queries made from the archive's own words, each of which finds something", async () => {
+    const { queries } = await json<ExamplesResponse>("/api/examples");
+    expect(queries.length).toBeGreaterThanOrEqual(3);
+    expect(queries).not.toContain('"written notice"');
+    for (const q of queries) expect((await json<SearchResponse>(`/api/search?q=${encodeURIComponent(q)}`)).groups.length, q).toBeGreaterThan(0);
+    expect(queries.some((q) => /^".+ .+"$/.test(q))).toBe(true);
+    expect(queries.some((q) => / OR /.test(q))).toBe(true);
   });
 
   it.each([
@@ -104,7 +165,7 @@ describe("pagestream serve: search", () => {
 describe("pagestream serve: documents", () => {
   let documentId: string;
   beforeAll(async () => {
-    documentId = (await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"written notice"')}`)).hits[0]!.documentId;
+    documentId = (await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"written notice"')}`)).groups[0]!.documentId;
   });
 
   it("gives a document's pages with their facts, furniture and where the query matched", async () => {
@@ -128,7 +189,7 @@ describe("pagestream serve: documents", () => {
 
   it("says plainly when the original has changed since it was archived, and serves the text still", async () => {
     const file = join(dir, "fixtures/samples/meeting-minutes.pdf");
-    const id = (await json<SearchResponse>("/api/search?q=committee")).hits.find((h) => h.name === "meeting-minutes.pdf")!.documentId;
+    const id = (await json<SearchResponse>("/api/search?q=committee")).groups.find((g) => g.name === "meeting-minutes.pdf")!.documentId;
     const bytes = await readFile(file);
     await writeFile(file, Buffer.concat([bytes, Buffer.from("\n% appended\n")]));
     try {
@@ -213,7 +274,7 @@ describe("pagestream serve: a dropped PDF", () => {
     expect(page!.reflow).toBe(page!.text);
     expect(page!.preserve.split("\n").length).toBeGreaterThan(page!.reflow.split("\n").length);
     expect(page!.facts?.dehyphenated?.length).toBeGreaterThan(0);
-    expect((await json<ArchiveInfo>("/api/archive")).documents).toBe(15);
+    expect((await json<ArchiveInfo>("/api/archive")).documents).toBe(16);
   });
 
   it.each([
@@ -247,10 +308,10 @@ describe("pagestream serve: a dropped PDF", () => {
     const run = () => spawnSync(process.execPath, [join(process.cwd(), "dist/cli.js"), "run", "--progress", "never"], { cwd: dir, encoding: "utf8" });
     expect(run().status).toBe(0);
     const found = await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"closing paragraph"')}`);
-    expect(found.hits.map((h) => h.name)).toEqual(["Two-Pages.pdf"]);
+    expect(found.groups.map((g) => g.name)).toEqual(["Two-Pages.pdf"]);
     await rm(join(dir, "fixtures/samples/Two-Pages.pdf"));
     expect(run().status).toBe(0); // and prunes it again
-    expect((await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"closing paragraph"')}`)).hits).toEqual([]);
+    expect((await json<SearchResponse>(`/api/search?q=${encodeURIComponent('"closing paragraph"')}`)).groups).toEqual([]);
   });
 });
 
@@ -312,9 +373,10 @@ describe("pagestream serve: OCR pages", () => {
     const s = await serve(ocrDir);
     try {
       const only = (await (await fetch(new URL("/api/search?q=committee&only=ocr", s.url))).json()) as SearchResponse;
-      expect(only.hits.length).toBeGreaterThan(0);
-      expect(only.hits.every((h) => h.name === "meeting-minutes.pdf" && h.flags.includes("ocr"))).toBe(true);
-      expect(((await (await fetch(new URL("/api/search?q=committee&only=ocr,scan", s.url))).json()) as SearchResponse).hits.length).toBe(only.hits.length);
+      const hits = only.groups.flatMap((g) => g.hits);
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.every((h) => h.name === "meeting-minutes.pdf" && h.flags.includes("ocr"))).toBe(true);
+      expect(((await (await fetch(new URL("/api/search?q=committee&only=ocr,scan", s.url))).json()) as SearchResponse).groups.flatMap((g) => g.hits).length).toBe(hits.length);
       const pages = ((await (await fetch(new URL(`/api/documents/${doc.document_id}`, s.url))).json()) as DocumentResponse).pages;
       expect([pages[0]!.ocr, pages[0]!.flags]).toEqual([ocr, ["ocr", "scan"]]);
       expect(pages[1]!.ocr).toBeNull();

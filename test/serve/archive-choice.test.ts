@@ -40,7 +40,7 @@ async function served(cwd: string, args: string[]): Promise<{ info: ArchiveInfo;
   try {
     const get = (path: string) => fetch(new URL(path, server.url));
     const info = (await (await get("/api/archive")).json()) as ArchiveInfo;
-    const { hits } = (await (await get("/api/search?q=harbour")).json()) as { hits: { documentId: string }[] };
+    const { groups: hits } = (await (await get("/api/search?q=harbour")).json()) as { groups: { documentId: string }[] };
     const document = (await (await get(`/api/documents/${hits[0]!.documentId}`)).json()) as DocumentResponse;
     const original = Buffer.from(await (await get(`/api/documents/${hits[0]!.documentId}/original`)).arrayBuffer());
     return { info, document, original, stderr: server.stderr() };

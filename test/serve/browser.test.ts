@@ -2,8 +2,10 @@
  * The page in a real browser: headless Chromium (Debian's, through playwright-core) against
  * `pagestream serve` on the archive of the samples plus a PDF whose text is hostile markup.
  * Search by keyboard, marked snippets, a document with its text and its pages drawn by pdf.js,
- * a dropped PDF, hostile text shown literally with nothing run, no request leaving the server
- * and no breach of the page's security policy. Screenshots of every view, desktop and phone,
+ * landing on a hit (its words marked on the drawn page and scrolled into view), zoom, page
+ * navigation and the original's download, a JPEG 2000 page drawn, the start page's documents
+ * and examples, a dropped PDF, hostile text shown literally with nothing run, no request
+ * leaving the server and no breach of the page's security policy. Screenshots of every view, desktop and phone,
  * go to $PAGESTREAM_SCREENSHOTS (default: a folder in the system's temp folder).
  */
 import { mkdir, readFile, rm } from "node:fs/promises";
@@ -59,20 +61,42 @@ async function shoot(page: Page, name: string, viewport: string): Promise<void> 
   await page.screenshot({ path: join(SCREENSHOTS, `${name}-${viewport}.png`) });
 }
 
-/** Dark pixels on a canvas: a page pdf.js drew has text on it, a blank one has none. */
-function inkOf(page: Page, selector: string): Promise<number> {
-  return page.$eval(selector, (canvas) => {
+/**
+ * Dark pixels on a canvas: a page pdf.js drew has text on it, a blank one has none. `region`:
+ * only in this part of it, in fractions of its width and height.
+ */
+function inkOf(page: Page, selector: string, region = { left: 0, top: 0, width: 1, height: 1 }): Promise<number> {
+  return page.$eval(selector, (canvas, r) => {
     const c = canvas as HTMLCanvasElement;
-    const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+    const [x, y] = [Math.floor(r.left * c.width), Math.floor(r.top * c.height)];
+    const data = c.getContext("2d")!.getImageData(x, y, Math.max(1, Math.ceil(r.width * c.width)), Math.max(1, Math.ceil(r.height * c.height))).data;
     let ink = 0;
     for (let i = 0; i < data.length; i += 4) if (data[i]! < 128 && data[i + 1]! < 128 && data[i + 2]! < 128) ink++;
     return ink;
-  });
+  }, region);
+}
+
+/** Where elements are on the screen and in their page's sheet (fractions of the drawn page). */
+function placesOf(page: Page, selector: string): Promise<{ screen: { top: number; bottom: number; left: number; right: number }; onPage: { left: number; top: number; width: number; height: number } }[]> {
+  return page.$$eval(selector, (els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect();
+      const sheet = el.closest(".page-sheet")!.getBoundingClientRect();
+      return {
+        screen: { top: r.top, bottom: r.bottom, left: r.left, right: r.right },
+        onPage: { left: (r.left - sheet.left) / sheet.width, top: (r.top - sheet.top) / sheet.height, width: r.width / sheet.width, height: r.height / sheet.height },
+      };
+    }),
+  );
 }
 
 beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
-  dir = await archiveFolder({ "hostile.pdf": await textPdf("<b>Hostile</b> title <img src=x onerror=alert(1)>", HOSTILE_LINES) });
+  dir = await archiveFolder({
+    "hostile.pdf": await textPdf("<b>Hostile</b> title <img src=x onerror=alert(1)>", HOSTILE_LINES),
+    // A page with a JPEG 2000 image (fixtures/generators/jpx.mjs).
+    "jpx-image-beside-text.pdf": await readFile("fixtures/jpx-image-beside-text.pdf"),
+  });
   server = await serve(dir);
   origin = new URL(server.url).origin;
   browser = await launchBrowser();
@@ -98,7 +122,7 @@ describe("the page in Chromium", () => {
     expect(new URL(page.url()).searchParams.get("q")).toBe('"written notice"');
     const marks = await page.$$eval(".hit .snippet mark", (ms) => ms.map((m) => m.textContent!.toLowerCase()));
     expect(marks).toContain("written notice");
-    expect(await page.textContent(".status")).toMatch(/for “"written notice"”/);
+    expect(await page.textContent(".status")).toMatch(/matching “"written notice"”/);
     await shoot(page, "search", "desktop");
     // Tab from the form reaches the first hit; Enter opens it.
     await page.focus("#q");
@@ -156,6 +180,128 @@ describe("the page in Chromium", () => {
       await clean(page, watch);
       await page.close();
     }
+  });
+
+  it("lands on a hit: its words marked on the drawn page, inside the screen and over ink, its chunk's box around them, its words marked in the text", async () => {
+    const { page, watch } = await openPage();
+    await page.goto(`${server.url}?q=${encodeURIComponent('"written notice"')}`);
+    await ready(page);
+    await page.click(".hit a");
+    await ready(page);
+    expect(new URL(page.url()).searchParams.get("chunk")).toMatch(/^[0-9a-f-]{36}$/);
+    await page.waitForSelector("[data-landed] canvas[data-rendered=true]", { timeout: 20_000 });
+    const words = await placesOf(page, ".page-sheet[data-landed] .mark-word");
+    // 10.1 "… three months' written notice" (over a line break: two pieces) and 10.2 "… by written notice".
+    expect(words.length).toBe(3);
+    const viewport = page.viewportSize()!;
+    const first = words[0]!.screen;
+    expect(first.top).toBeGreaterThanOrEqual(0);
+    expect(first.bottom).toBeLessThanOrEqual(viewport.height);
+    expect(first.left).toBeGreaterThanOrEqual(0);
+    expect(first.right).toBeLessThanOrEqual(viewport.width);
+    // Over the words: the canvas under each word mark has ink, and each lies inside the chunk's box.
+    const [box] = await placesOf(page, ".page-sheet[data-landed] .mark-box");
+    for (const word of words) {
+      expect(await inkOf(page, ".page-sheet[data-landed] canvas", word.onPage)).toBeGreaterThan(20);
+      expect(word.onPage.top).toBeGreaterThanOrEqual(box!.onPage.top - 0.01);
+      expect(word.onPage.top + word.onPage.height).toBeLessThanOrEqual(box!.onPage.top + box!.onPage.height + 0.01);
+    }
+    expect(await page.$$eval("#page-2 .page-text mark.current", (ms) => ms.map((m) => m.textContent))).toEqual(["written notice", "written notice"]);
+    // The hit's words in the text are on the screen too, beside the drawn page.
+    const inText = await page.$eval("#page-2 .page-text mark.current", (m) => m.getBoundingClientRect().toJSON() as DOMRect);
+    expect(inText.top).toBeGreaterThanOrEqual(0);
+    expect(inText.bottom).toBeLessThanOrEqual(viewport.height);
+    await page.waitForTimeout(300);
+    await shoot(page, "hit-landed", "desktop");
+    await clean(page, watch);
+    await page.close();
+  });
+
+  it("zooms the drawn pages (buttons and keys) and moves between pages (buttons, number box, #page-N)", async () => {
+    const { page, watch } = await openPage();
+    await page.goto(`${server.url}?q=harbour`);
+    await ready(page);
+    await page.click('.hit[data-document] a:text("Service Agreement")');
+    await ready(page);
+    await page.waitForSelector("#page-1 canvas[data-rendered=true]", { timeout: 20_000 });
+    const widthOf = () => page.$eval("#page-1 .page-sheet", (s) => s.getBoundingClientRect().width);
+    const fitted = await widthOf();
+    await page.click("#zoom-in");
+    await page.click("#zoom-in");
+    expect(await page.textContent("#zoom-level")).toBe("150%");
+    await page.waitForFunction((w) => (document.querySelector("#page-1 .page-sheet") as HTMLElement).getBoundingClientRect().width > w * 1.2, fitted);
+    // Drawn again at the new size, past the old ~530 px.
+    await page.waitForFunction(() => (document.querySelector("#page-1 canvas") as HTMLCanvasElement).width > 800, null, { timeout: 20_000 });
+    await page.keyboard.press("0");
+    expect(await page.textContent("#zoom-level")).toBe("100%");
+    await page.keyboard.press("+");
+    expect(await page.textContent("#zoom-level")).toBe("125%");
+    await page.keyboard.press("-");
+    expect(await page.textContent("#zoom-level")).toBe("100%");
+    await page.click("#next-page");
+    expect(new URL(page.url()).hash).toBe("#page-2");
+    await page.keyboard.press("n");
+    expect(new URL(page.url()).hash).toBe("#page-3");
+    expect(await page.isDisabled("#next-page")).toBe(true);
+    await page.fill("#page-number", "1");
+    await page.press("#page-number", "Enter");
+    expect(new URL(page.url()).hash).toBe("#page-1");
+    await page.goto(`${page.url().split("#")[0]}#page-2`);
+    await ready(page);
+    await page.waitForFunction(() => (document.getElementById("page-number") as HTMLInputElement).value === "2");
+    await clean(page, watch);
+    await page.close();
+  });
+
+  it("downloads the original under its own file name, as an attachment the browser does not show", async () => {
+    const { page, watch } = await openPage();
+    await page.goto(`${server.url}?q=${encodeURIComponent('"written notice"')}`);
+    await ready(page);
+    await page.click(".hit a");
+    await ready(page);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-original")]);
+    expect(download.suggestedFilename()).toBe("service-agreement.pdf");
+    const saved = await download.path();
+    expect((await readFile(saved)).equals(await readFile(join(dir, "fixtures/samples/service-agreement.pdf")))).toBe(true);
+    expect(page.url()).toContain("/documents/");
+    await clean(page, watch);
+    await page.close();
+  });
+
+  it("draws a page holding a JPEG 2000 image with pdf.js's JS decoder, a spinner until it is drawn", async () => {
+    const { page, watch } = await openPage();
+    await page.goto(`${server.url}?q=${encodeURIComponent('"tide gauge"')}`);
+    await ready(page);
+    await page.click(".hit a");
+    await ready(page);
+    const state = await page.waitForSelector("#page-1 .page-sheet[data-state]");
+    expect(["drawing", "drawn"]).toContain(await state.getAttribute("data-state"));
+    await page.waitForSelector("#page-1 canvas[data-rendered=true]", { timeout: 30_000 });
+    expect(await page.isHidden("#page-1 .page-state")).toBe(true);
+    // The image's black block and bar, under the paragraph: ink where a blank image would leave none.
+    expect(await inkOf(page, "#page-1 canvas", { left: 0.1, top: 0.25, width: 0.6, height: 0.3 })).toBeGreaterThan(3000);
+    await shoot(page, "jpx-page", "desktop");
+    await clean(page, watch);
+    await page.close();
+  });
+
+  it("starts with the archive's documents, newest first, and example queries made from its own words", async () => {
+    const { page, watch } = await openPage();
+    await page.goto(server.url);
+    await ready(page);
+    await page.waitForSelector(".listed-document");
+    const titles = await page.$$eval(".listed-document > a", (as) => as.map((a) => a.textContent));
+    expect(titles).toEqual(expect.arrayContaining(["Service Agreement", "Tide gauge photograph"]));
+    await page.waitForSelector(".examples a");
+    const examples = await page.$$eval(".examples a", (as) => as.map((a) => a.textContent!));
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    expect(examples).not.toContain('"written notice"');
+    await shoot(page, "start", "desktop");
+    await page.click(".examples a");
+    await ready(page);
+    await page.waitForSelector(".hit");
+    await clean(page, watch);
+    await page.close();
   });
 
   it("extracts a PDF dropped on the page, in reflow and in preserve mode, with its pages drawn", async () => {

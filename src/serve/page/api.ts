@@ -28,9 +28,14 @@ export async function postPdf<T>(url: string, body: Blob): Promise<T> {
   return answer<T>(await fetch(url, { method: "POST", headers: { "content-type": "application/pdf", accept: "application/json" }, body }));
 }
 
+/** Where a document's original is served (as an attachment: the browser never shows it itself). */
+export function originalUrl(documentId: string): string {
+  return `/api/documents/${encodeURIComponent(documentId)}/original`;
+}
+
 /** The bytes of a document's original, or the server's reason why not. */
 export async function getOriginal(documentId: string): Promise<Uint8Array> {
-  const response = await fetch(`/api/documents/${encodeURIComponent(documentId)}/original`);
+  const response = await fetch(originalUrl(documentId));
   if (!response.ok) await answer(response);
   return new Uint8Array(await response.arrayBuffer());
 }

@@ -104,10 +104,10 @@ async function showResult(output: HTMLElement, result: ExtractResponse, file: Fi
   );
   try {
     const pages = await PdfPages.open(new Uint8Array(await file.arrayBuffer()));
-    views.forEach((v, i) => v.canvas && pages.attach(v.canvas, result.pages[i]!.number));
+    for (const v of views) if (v.surface) void pages.attach(v.surface);
     return pages;
   } catch {
-    for (const v of views) v.canvas?.closest(".page-original")?.remove();
+    for (const v of views) v.surface?.sheet.closest(".page-original")?.remove();
     return undefined;
   }
 }
