@@ -6,7 +6,6 @@
  * cannot be opened is said on stderr, exit 2.
  */
 import { chooseArchive } from "./archive-choice.js";
-import type { ArchiveLookups } from "../mcp/archive-lookups.js";
 import type { ArchiveReader } from "../serve/archive-reader.js";
 import { EXIT } from "../exit-codes.js";
 
@@ -32,20 +31,13 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
   const { ArchiveReader } = await import("../serve/archive-reader.js");
   const { ArchiveLookups } = await import("../mcp/archive-lookups.js");
   let reader: ArchiveReader;
-  let lookups: ArchiveLookups;
   try {
     reader = ArchiveReader.open(file, shown);
   } catch (err) {
     say((err as Error).message);
     return EXIT.usage;
   }
-  try {
-    lookups = ArchiveLookups.open(file, shown);
-  } catch (err) {
-    reader.close();
-    say((err as Error).message);
-    return EXIT.usage;
-  }
+  const lookups = new ArchiveLookups(reader.connection);
   const { createMcpServer } = await import("../mcp/mcp-server.js");
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
   const server = createMcpServer({ reader, lookups }, { archiveName: shown, logError: say });
@@ -66,7 +58,6 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
   // Requests read just before stdin closed are answered before the server closes.
   await new Promise((done) => setImmediate(done));
   await server.close();
-  lookups.close();
   reader.close();
   return EXIT.ok;
 }

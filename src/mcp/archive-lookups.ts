@@ -3,15 +3,11 @@
  * given by a client means (its id, 8 or more leading hex digits of it, its uri, or its path under
  * the source's root), and the view a document's pages are stored in (`pages.format`, schema 7).
  *
- * On a connection of its own, opened read-only and hardened like the reader's; only plain tables
- * are read here, never the full-text ones (the reader checks those before anything uses them).
- * Two queries that ArchiveReader could hold instead (`pages()` returning `format`, and a lookup
- * by name), which would retire this connection.
+ * On the reader's own connection (read-only, hardened); only plain tables are read here.
  */
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { isAbsolute, resolve } from "node:path";
 import type { TextFormat } from "../core/records.js";
-import { hardenConnection } from "../sinks/sqlite/fts-tables-check.js";
 import { ArgumentError } from "./argument-error.js";
 
 /** A page as the archive stores it: its text in the view its document's chunks were cut from. */
@@ -27,27 +23,10 @@ export class ArchiveLookups {
   private readonly hasFormat: boolean;
   private readonly hasPath: boolean;
 
-  private constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     const columns = (table: string) => new Set((db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]).map((c) => c.name));
     this.hasFormat = columns("pages").has("format");
     this.hasPath = columns("documents").has("path");
-  }
-
-  /** Opens `file` read-only; throws an Error that names the file by `name`. */
-  static open(file: string, name = file): ArchiveLookups {
-    let db: Database.Database;
-    try {
-      db = new Database(file, { readonly: true, fileMustExist: true });
-      hardenConnection(db);
-      db.pragma("busy_timeout = 5000");
-    } catch (err) {
-      throw new Error(`${name}: ${(err as Error).message}`, { cause: err });
-    }
-    return new ArchiveLookups(db);
-  }
-
-  close(): void {
-    this.db.close();
   }
 
   /**

@@ -137,6 +137,14 @@ export class ArchiveReader {
     this.db.close();
   }
 
+  /**
+   * The reader's connection (read-only, hardened, its full-text tables checked), for the readers
+   * of its plain tables kept beside their one user (src/mcp/archive-lookups.ts).
+   */
+  get connection(): Database.Database {
+    return this.db;
+  }
+
   search(query: string, options: SearchOptions): SearchResult {
     return searchArchive(this.db, query, options);
   }

@@ -22,12 +22,11 @@ const INVALID_REQUEST = -32600;
 const INTERNAL_ERROR = -32603;
 
 export function mcpRoutes(options: ServerOptions) {
-  // Opened at the first MCP request, so that a server never asked over MCP never opens it.
+  // Made at the first MCP request, so that a server never asked over MCP never loads the MCP code.
   let lookups: ArchiveLookups | undefined;
   return async (app: FastifyInstance) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit: MAX_BODY_BYTES }, app.getDefaultJsonParser("error", "error"));
-    app.addHook("onClose", async () => lookups?.close());
 
     app.setErrorHandler((error: FastifyError, _request, reply) => {
       if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") return jsonRpcError(reply, 413, INVALID_REQUEST, `the request is larger than ${MAX_BODY_BYTES / 1024} KiB`);
@@ -43,7 +42,7 @@ export function mcpRoutes(options: ServerOptions) {
         import("../../mcp/mcp-server.js"),
         import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
       ]);
-      lookups ??= ArchiveLookups.open(options.archiveName);
+      lookups ??= new ArchiveLookups(options.archive.connection);
       const server = createMcpServer({ reader: options.archive, lookups }, { archiveName: options.archiveName, logError: options.logError });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       // The transport writes the answer itself; the headers set so far (the security headers) go with it.
