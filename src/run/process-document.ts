@@ -12,6 +12,7 @@ import { chunksFormat, pageViewText } from "../text/document-view.js";
 import type { DocumentContext, DocumentLimits, ResultNeeds, Source, Stage } from "../core/plugin.js";
 import type { ChunkRecord, DocRecord, DocumentResult, DocumentWarning, ErrorRecord, LoadedDocument, PageRecord, SourceItem } from "../core/records.js";
 import { hasPdfSignature } from "./pdf-signature.js";
+import { StageFailure } from "./stage-failure.js";
 import type { DocumentJob, JobOutcome } from "./processor.js";
 
 /** No limits: what one file on the command line gets. */
@@ -125,9 +126,15 @@ export function failedResult(uri: string, err: unknown, documentId?: string, war
   return { status: "failed", uri, error: toErrorRecord(uri, err, documentId), warnings };
 }
 
+/**
+ * A stage's DocumentError keeps its code and its sentence; anything else a stage threw is
+ * `stage_failed`, its message led by the stage's name (stage-failure.ts).
+ */
 export function toErrorRecord(uri: string, err: unknown, documentId?: string): ErrorRecord {
-  const code = err instanceof DocumentError ? err.code : "stage_failed";
-  const record: ErrorRecord = { type: "error", uri, code, message: describeError(err) };
+  const thrown = err instanceof StageFailure ? err.error : err;
+  const code = thrown instanceof DocumentError ? thrown.code : "stage_failed";
+  const message = code === "stage_failed" ? describeError(err) : describeError(thrown);
+  const record: ErrorRecord = { type: "error", uri, code, message };
   if (documentId) record.documentId = documentId;
   return record;
 }

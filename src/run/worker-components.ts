@@ -5,6 +5,7 @@
  */
 import type { Source, Stage } from "../core/plugin.js";
 import { loadSpec } from "../pipeline/registry.js";
+import { namedStage } from "./stage-failure.js";
 import type { WorkerSetup } from "./worker-protocol.js";
 
 export async function buildWorkerComponents(setup: WorkerSetup, warn: (message: string) => void): Promise<{ source: Source; stages: Stage[] }> {
@@ -16,7 +17,7 @@ export async function buildWorkerComponents(setup: WorkerSetup, warn: (message: 
   const stages: Stage[] = [];
   for (const config of setup.stages) {
     const spec = await loadSpec("stage", config.type, setup.baseDir);
-    stages.push(await spec.create(spec.options.parse(config.options), context));
+    stages.push(namedStage(config.type, await spec.create(spec.options.parse(config.options), context)));
   }
   return { source, stages };
 }

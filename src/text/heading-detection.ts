@@ -24,7 +24,7 @@ import { romanValue, startsWithListMarker } from "./list-markers.js";
 import { OutlineIndex, type OutlineEntry } from "./outline.js";
 import { reflowLines } from "./page-text.js";
 import { sectionNumber, type SectionNumber } from "./section-numbers.js";
-import { bodyFontSize, isBoldLine, isCapitals } from "./text-geometry.js";
+import { bodyFontSize, isBoldLine, isCapitals, maxOf, minOf } from "./text-geometry.js";
 
 /** What headings are decided on: a page's lines and the paragraphs over them, and its number when known. */
 export interface LaidOutText {
@@ -139,7 +139,7 @@ export function findHeadings(pages: readonly LaidOutText[], evidence: HeadingEvi
   const pageBodies = pages.map((page) => pageBodySize(page, body.size));
   const outline = evidence.outline?.length ? new OutlineIndex(evidence.outline) : undefined;
   const tagsHeadings = blocks.some((b) => isTaggedHeading(b.tag));
-  const largestTagged = Math.max(0, ...blocks.filter((b) => isTaggedHeading(b.tag)).map((b) => b.size));
+  const largestTagged = Math.max(0, maxOf(blocks, (b) => (isTaggedHeading(b.tag) ? b.size : -Infinity)));
   // Titles that the document repeats with "—Continued" over a table's next page are the titles of
   // tables, not of sections: neither the first nor the repeat is a heading.
   const tableTitles = new Set(blocks.flatMap((b) => (b.kind === "text" && !b.long && continuedTitle(b.firstLine) !== undefined ? [continuedTitle(b.looks.text)!] : [])));
@@ -409,11 +409,18 @@ function assignLevels(candidates: readonly Candidate[]): FoundHeading[] {
   // the document first uses them: a title before its sections, a section before its subsections.
   groups.sort((a, b) => prominence(b) - prominence(a));
   // How much deeper a numbered heading is than the shallowest of its group numbered the same way
-  // (an appendix's keyword ranks with the keywords, not with "1." and "1.1").
+  // (an appendix's keyword ranks with the keywords, not with "1." and "1.1"). The shallowest
+  // depths are worked out once per group: a long document's group holds thousands of headings.
+  const shallowestDepths = new Map<(typeof groups)[number], Map<SectionNumber["scheme"], number>>();
   const depthOffset = (group: (typeof groups)[number], c: Candidate) => {
     if (!c.number) return 0;
-    const depths = group.members.flatMap((m) => (m.number?.scheme === c.number!.scheme ? [m.number.depth] : []));
-    return c.number.depth - Math.min(...depths);
+    let depths = shallowestDepths.get(group);
+    if (!depths) {
+      depths = new Map();
+      for (const m of group.members) if (m.number) depths.set(m.number.scheme, Math.min(depths.get(m.number.scheme) ?? Infinity, m.number.depth));
+      shallowestDepths.set(group, depths);
+    }
+    return c.number.depth - depths.get(c.number.scheme)!;
   };
   const value = new Map<Candidate, number>();
   const fixedLevels = groups.map((g) => g.members.flatMap((m) => (m.fixed ? [m.fixed.level - depthOffset(g, m)] : [])));
@@ -427,12 +434,12 @@ function assignLevels(candidates: readonly Candidate[]): FoundHeading[] {
     // Each group's base level: its fixed members' most common, or between its neighbours'.
     const base: (number | undefined)[] = fixedLevels.map((f) => (f.length ? mode(f) : undefined));
     const firstKnown = base.findIndex((b) => b !== undefined);
-    const shallowest = Math.min(...base.filter((b): b is number => b !== undefined));
+    const shallowest = minOf(base, (b) => b ?? Infinity);
     groups.forEach((_, k) => {
       if (base[k] !== undefined) return;
       const before = base.slice(0, k).filter((b): b is number => b !== undefined);
       // Below the deepest group more prominent than it; above every fixed level when it is more prominent than all of them.
-      base[k] = before.length ? Math.max(...before) + 0.5 + k / 1000 : shallowest - (firstKnown - k) / (firstKnown + 1);
+      base[k] = before.length ? maxOf(before) + 0.5 + k / 1000 : shallowest - (firstKnown - k) / (firstKnown + 1);
     });
     groups.forEach((g, k) => g.members.forEach((m) => value.set(m, m.fixed ? m.fixed.level : base[k]! + depthOffset(g, m))));
   }

@@ -135,6 +135,12 @@ describe("table rulings", () => {
     expect(lone.map((r) => r.at)).toEqual([120]);
   });
 
+  it("takes an axis with 20,000 ticks on it for no grid, where a recursive union-find overflowed the stack", () => {
+    const axis = { at: 100, from: 0, to: 20_000 };
+    const ticks = Array.from({ length: 20_000 }, (_, i) => ({ at: i, from: 95, to: 105 }));
+    expect(tableRulings({ horizontal: [axis], vertical: ticks })).toEqual({ regions: [], lone: [], horizontal: [axis] });
+  });
+
   it("puts a line in the grid it starts in, even when it runs on past it", () => {
     const { regions } = tableRulings(grid([50, 200, 300], [600, 620, 640, 660]));
     const line = (x: number, y: number) => ({ text: "Lead 12", x, y, width: 300, fontSize: 9, runs: [run("Lead", x, y, 9), run("12", x + 200, y, 9)] });

@@ -110,6 +110,20 @@ describe("running headers and footers", () => {
     const pages = [page(1, [line("Impact Study", 760, 8)]), sparse, page(3, [line("Impact Study", 760, 8)])];
     expect(removed(pages)[1]).toEqual(["Impact Study", "1"]);
   });
+
+  it("finishes a document of 300,000 lines (spreading every line into Math.max overflowed the stack)", () => {
+    // 6,000 pages of 51 lines: 60 RFCs merged into one PDF had 125,000 and failed.
+    const one = page(1, [line("RFC 959 File Transfer Protocol", 760, 9), line("Page 1", 50, 9)]);
+    const pages = Array.from({ length: 6000 }, (_, p) => ({
+      ...one,
+      number: p + 1,
+      lines: one.lines.map((l) => (l.text === "Page 1" ? { ...l, text: `Page ${p + 1}` } : l)),
+    }));
+    expect(pages.reduce((n, p) => n + p.lines.length, 0)).toBe(306_000);
+    const found = detectFurniture(pages, options);
+    expect(found.every((f, p) => f.header.join() === "RFC 959 File Transfer Protocol" && f.footer.join() === `Page ${p + 1}`)).toBe(true);
+    expect(found[5999]!.pageLabel).toBe("6000");
+  });
 });
 
 describe("page numbers without a second page", () => {

@@ -113,6 +113,16 @@ describe("headings: which paragraphs, and at what level", () => {
     expect(roles(pages)).toEqual([["H1", "H2", "-", "-", "H3", "-"]]);
   });
 
+  it("ranks the headings of a document that tags 150,000 of them (spreading every tagged size into Math.max overflowed the stack)", () => {
+    const pages = Array.from({ length: 2500 }, (_, p) =>
+      page(p + 1, { lines: [`${p + 1}. Part ${p + 1}`], size: 14, tag: "H1" }, ...Array.from({ length: 59 }, (_, s) => ({ lines: [`${p + 1}.${s + 1} Section ${s + 1}`], size: 12, tag: "H2" })), { ...body(), tag: "P" }),
+    );
+    const found = roles(pages);
+    expect(found.flat().filter((r) => r === "H1" || r === "H2")).toHaveLength(150_000);
+    expect(found[2499]!.slice(0, 3)).toEqual(["H1", "H2", "H2"]);
+    expect(found[2499]![60]).toBe("-");
+  });
+
   it("judges the paragraphs of container tags (Div) by their looks, in a document that tags some headings", () => {
     const pages = [page(1, { lines: ["PDF.js"], size: 25, bold: true, tag: "H1" }, { ...body(), tag: "Div" }, { lines: ["History and application"], size: 18, bold: true, tag: "Div" }, { ...body(), tag: "Div" })];
     expect(roles(pages)).toEqual([["H1", "-", "H2", "-"]]);

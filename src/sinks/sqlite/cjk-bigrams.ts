@@ -42,7 +42,8 @@ export function tokenPieces(token: string): string[] {
 export function cjkIndexText(text: string): string {
   if (!hasCjk(text)) return "";
   const out: string[] = [];
-  for (const [token] of text.matchAll(TOKENS)) if (hasCjk(token)) out.push(...tokenPieces(token));
+  // No spread: a chunk written without spaces is one token of as many bigrams as characters.
+  for (const [token] of text.matchAll(TOKENS)) if (hasCjk(token)) for (const piece of tokenPieces(token)) out.push(piece);
   return out.join(" ");
 }
 

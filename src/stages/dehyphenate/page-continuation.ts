@@ -7,7 +7,7 @@
  */
 import type { Line, PageRecord } from "../../core/records.js";
 import { roleLevel } from "../../text/block-roles.js";
-import { sameFontSize } from "../../text/text-geometry.js";
+import { maxOf, sameFontSize } from "../../text/text-geometry.js";
 
 const SENTENCE_END = /[.!?:]["”’»)\]]*$/u;
 const SENTENCE_START = /^["“‘„«(\[]*\p{Lu}/u;
@@ -38,6 +38,6 @@ export function continuesOnNextPage(page: PageRecord, next: PageRecord): boolean
 function reachesMargin(lines: readonly Line[], line: Line, pageWidth: number): boolean {
   const same = lines.filter((l) => !l.offAxis && sameFontSize(l.fontSize, line.fontSize));
   if (same.length < 3 && pageWidth > 0 && line.width < 0.6 * pageWidth) return false;
-  const right = Math.max(...same.map((l) => l.x + l.width));
+  const right = maxOf(same, (l) => l.x + l.width);
   return right - (line.x + line.width) <= 2 * line.fontSize;
 }

@@ -20,7 +20,7 @@
  * split, and the page says `columns: "uncertain"` instead of guessing silently.
  */
 import type { Line, TextRun } from "../../core/records.js";
-import { median } from "../../text/text-geometry.js";
+import { maxOf, median, minOf } from "../../text/text-geometry.js";
 import { buildLine, mainRun } from "./line-grouping.js";
 import { isListMarker } from "../../text/list-markers.js";
 import type { SpacingOptions } from "./word-spacing.js";
@@ -119,8 +119,8 @@ const TWO_UP_GAP_EMS = 2;
 function twoUpHalves(rows: readonly Row[]): [Row[], Row[]] | undefined {
   const fragments = rows.flatMap((r) => r.fragments);
   if (fragments.length === 0) return undefined;
-  const left = Math.min(...fragments.map((f) => f.x0));
-  const right = Math.max(...fragments.map((f) => f.x1));
+  const left = minOf(fragments, (f) => f.x0);
+  const right = maxOf(fragments, (f) => f.x1);
   const middle = (left + right) / 2;
   const slack = TWO_UP_MIDDLE_SHARE * (right - left);
   const size = median(fragments.map((f) => f.fontSize));
@@ -381,7 +381,7 @@ function trimRunEnds(rows: readonly Row[], g: Gutter): Gutter {
     const right = rightOf(row);
     return right.length ? [Math.min(...right.map((f) => f.x0))] : [];
   }), size);
-  const margin = Math.max(...fragments.map((f) => f.x1));
+  const margin = maxOf(fragments, (f) => f.x1);
   const pitch = median(run.slice(1).map((row, i) => run[i]!.y - row.y).filter((d) => d > 0));
   // A block set flush right ends every row at the margin: none of them is a running header.
   const flush = flushRight(run.map(rightOf).filter((fs) => fs.length > 0));
@@ -668,7 +668,7 @@ function flushRight(rows: readonly (readonly Fragment[])[]): boolean {
   const ends = rows.map((fs) => Math.max(...fs.map((f) => f.x1)));
   const starts = rows.map((fs) => Math.min(...fs.map((f) => f.x0)));
   const size = median(rows.flat().map((f) => f.fontSize));
-  const right = Math.max(...ends);
+  const right = maxOf(ends);
   const atRight = ends.filter((x) => right - x <= 0.5 * size).length;
   const atLeft = starts.filter((x) => Math.abs(x - leftEdge(starts, size)) <= 0.5 * size).length;
   // Justified text is flush on both sides: it is a column, set flush left.
@@ -713,7 +713,7 @@ export function readsAsText(rows: readonly (readonly Fragment[])[]): boolean {
       return widest >= MAIN_FRAGMENT_SHARE * extent ? extent : widest;
     })
     .sort((a, b) => a - b);
-  const span = Math.max(...rows.flat().map((f) => f.x1)) - Math.min(...rows.flat().map((f) => f.x0));
+  const span = maxOf(rows.flat(), (f) => f.x1) - minOf(rows.flat(), (f) => f.x0);
   const sizes = rows.flat().map((f) => f.fontSize).sort((a, b) => a - b);
   const width = extents[Math.floor(extents.length / 2)]!;
   const size = sizes[Math.floor(sizes.length / 2)]!;

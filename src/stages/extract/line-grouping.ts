@@ -4,6 +4,7 @@
  * stays on its line and a 9 pt footnote under 11 pt text gets its own tolerance.
  */
 import type { Line, TextRun } from "../../core/records.js";
+import { maxOf, minOf } from "../../text/text-geometry.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 
 export interface LineGroupingOptions extends SpacingOptions {
@@ -24,7 +25,7 @@ export function groupLines(runs: readonly TextRun[], options: LineGroupingOption
   if (runs.length === 0) return [];
   // A tilted run is compared by where its baseline crosses the left edge of the text, so the
   // words of one skewed OCR line share a level even when the line drops several points.
-  const left = Math.min(...runs.map((r) => r.x));
+  const left = minOf(runs, (r) => r.x);
   const levelOf = (r: TextRun) => r.y + (left - r.x) * (r.skew ?? 0);
   const sorted = runs.map((run) => ({ run, level: levelOf(run) })).sort((a, b) => b.level - a.level || a.run.x - b.run.x);
   const open: OpenLine[] = [];
@@ -229,8 +230,8 @@ export function mainRun(runs: readonly TextRun[]): TextRun {
 export function buildLine(runs: readonly TextRun[], options: SpacingOptions): Line {
   const ordered = [...runs].sort((a, b) => a.x - b.x);
   const text = joinRuns(ordered, options);
-  const left = Math.min(...ordered.map((r) => r.x));
-  const right = Math.max(...ordered.map((r) => r.x + r.width));
+  const left = minOf(ordered, (r) => r.x);
+  const right = maxOf(ordered, (r) => r.x + r.width);
   const { fontSize, run } = dominantSize(ordered);
   // For a tilted line, the baseline where the line starts: lines that start together compare.
   const y = run.y + (left - run.x) * (run.skew ?? 0);

@@ -271,7 +271,7 @@ function blockLines(runs: readonly TextRun[], order: StructureOrder, options: La
       lines[lines.length - 1] = buildLine([...last.runs, ...first.runs], options);
       next.shift();
     }
-    lines.push(...next);
+    for (const line of next) lines.push(line);
   }
   return lines;
 }
@@ -324,7 +324,7 @@ export function layoutParagraphs(page: PageLines, options: LayoutOptions, fallba
   const gaps = measurePageGaps(page.sections.filter((s) => s.kind === "flow"), options, fallbackGap);
   for (const section of page.sections) {
     const offset = lines.length;
-    lines.push(...section.lines);
+    for (const line of section.lines) lines.push(line);
     if (section.kind === "paragraph") {
       paragraphs.push({ start: offset, end: lines.length, kind: section.paragraph, ...(section.role ? { tag: section.role } : {}) });
       continue;

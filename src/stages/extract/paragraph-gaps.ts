@@ -10,6 +10,7 @@
  * monospaced: a page's 10 pt code listing (1.2 em pitch) beside its 10.9 pt prose (1.5 em,
  * eisvogel's basic example) would otherwise make every prose line gap look like a paragraph gap.
  */
+import { maxOf, minOf } from "../../text/text-geometry.js";
 
 export interface GapEvidence {
   /**
@@ -56,5 +57,5 @@ function thresholdOf(gaps: readonly number[], lineGap: number, paragraphRatio: n
   const wide = relative.filter((r) => r >= WIDE);
   const between = relative.length - near.length - wide.length;
   if (near.length < MIN_EACH || wide.length < MIN_EACH || between > MAX_BETWEEN_SHARE * relative.length) return undefined;
-  return Math.min(paragraphRatio, (Math.max(...near) + Math.min(...wide)) / 2) * lineGap;
+  return Math.min(paragraphRatio, (maxOf(near) + minOf(wide)) / 2) * lineGap;
 }

@@ -14,6 +14,7 @@
  * Pure: the operator list and pdf.js's operator codes come in, so tests feed it synthetic lists.
  * How the rules stand against the lines of text is ruled-lines.ts's.
  */
+import { maxOf, minOf } from "../../text/text-geometry.js";
 
 /** A drawn straight segment, from (x0, y0) to (x1, y1). */
 export interface Segment {
@@ -272,7 +273,18 @@ const MIN_LONE_RULE_LENGTH = 30;
 export function tableRulings(rulings: PageRulings): TableRulings {
   const { horizontal: hs, vertical: vs } = rulings;
   const parent = Array.from({ length: hs.length + vs.length }, (_, k) => k);
-  const find = (k: number): number => (parent[k] === k ? k : (parent[k] = find(parent[k]!)));
+  // A loop, not recursion: one rule with thousands of ticks on it (an axis) chains the ticks
+  // that deep, and a recursive find overflowed the stack past about 10,000 of them.
+  const find = (k: number): number => {
+    let root = k;
+    while (parent[root] !== root) root = parent[root]!;
+    for (let at = k; parent[at] !== root; ) {
+      const next = parent[at]!;
+      parent[at] = root;
+      at = next;
+    }
+    return root;
+  };
   hs.forEach((h, i) =>
     vs.forEach((v, j) => {
       const meet = v.at >= h.from - MEET_SLACK && v.at <= h.to + MEET_SLACK && h.at >= v.from - MEET_SLACK && h.at <= v.to + MEET_SLACK;
@@ -296,16 +308,16 @@ export function tableRulings(rulings: PageRulings): TableRulings {
       continue;
     }
     if (g.v.length === 0) continue;
-    const x0 = Math.min(...g.h.map((r) => r.from), ...g.v.map((r) => r.at));
-    const x1 = Math.max(...g.h.map((r) => r.to), ...g.v.map((r) => r.at));
-    const y0 = Math.min(...g.v.map((r) => r.from), ...g.h.map((r) => r.at));
-    const y1 = Math.max(...g.v.map((r) => r.to), ...g.h.map((r) => r.at));
+    const x0 = Math.min(minOf(g.h, (r) => r.from), minOf(g.v, (r) => r.at));
+    const x1 = Math.max(maxOf(g.h, (r) => r.to), maxOf(g.v, (r) => r.at));
+    const y0 = Math.min(minOf(g.v, (r) => r.from), minOf(g.h, (r) => r.at));
+    const y1 = Math.max(maxOf(g.v, (r) => r.to), maxOf(g.h, (r) => r.at));
     // Across the span of its vertical rules, down the span of its horizontal ones: a rule drawn
     // on past the grid (under a label column left open) does not widen it.
-    const left = Math.min(...g.v.map((r) => r.at));
-    const right = Math.max(...g.v.map((r) => r.at));
-    const bottom = Math.min(...g.h.map((r) => r.at));
-    const top = Math.max(...g.h.map((r) => r.at));
+    const left = minOf(g.v, (r) => r.at);
+    const right = maxOf(g.v, (r) => r.at);
+    const bottom = minOf(g.h, (r) => r.at);
+    const top = maxOf(g.h, (r) => r.at);
     const across = g.h.filter((r) => Math.min(r.to, right) - Math.max(r.from, left) >= GRID_WIDTH_SHARE * (right - left)).length;
     const down = g.v.filter((r) => Math.min(r.to, top) - Math.max(r.from, bottom) >= GRID_HEIGHT_SHARE * (top - bottom)).length;
     // Two rules each way make a box; a grid has a third one way or the other, or it holds one cell only.

@@ -10,7 +10,7 @@
  */
 import type { Line, TextRun } from "../../core/records.js";
 import { runsExtent } from "../../text/page-boxes.js";
-import { median } from "../../text/text-geometry.js";
+import { maxOf, median, minOf } from "../../text/text-geometry.js";
 import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "../../text/list-markers.js";
@@ -46,8 +46,8 @@ const TITLE_PIECE_SHARE = 0.5;
 function isTitleLine(first: ReturnType<typeof fragmentsOf>, below: readonly ReturnType<typeof fragmentsOf>[], boundaries: readonly { x0: number; x1: number }[]): boolean {
   const pieces = below.flat();
   if (pieces.length === 0) return false;
-  const width = Math.max(...pieces.map((p) => p.x1)) - Math.min(...pieces.map((p) => p.x0));
-  const widestBelow = Math.max(...pieces.map((p) => p.x1 - p.x0));
+  const width = maxOf(pieces, (p) => p.x1) - minOf(pieces, (p) => p.x0);
+  const widestBelow = maxOf(pieces, (p) => p.x1 - p.x0);
   const across = (p: (typeof first)[number]) => boundaries.filter((b) => p.x0 < b.x0 && p.x1 > b.x1).length;
   return first.some((p) => p.x1 - p.x0 >= TITLE_PIECE_SHARE * width && p.x1 - p.x0 > widestBelow && across(p) >= TITLE_HIDES_COLUMNS);
 }
@@ -461,8 +461,8 @@ const ROW_RULED_SHARE = 0.25;
 
 /** For each line after the first, whether a rule across the table runs between it and the line above. */
 function rowsApart(lines: readonly Line[], horizontal: readonly Rule[]): boolean[] {
-  const x0 = Math.min(...lines.map((l) => l.x));
-  const x1 = Math.max(...lines.map((l) => l.x + l.width));
+  const x0 = minOf(lines, (l) => l.x);
+  const x1 = maxOf(lines, (l) => l.x + l.width);
   return lines.slice(1).map((l, k) => ruleBetweenLines(horizontal, lines[k]!.y, l.y, l.fontSize, x0, x1, l.runs));
 }
 

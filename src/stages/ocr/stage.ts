@@ -143,7 +143,8 @@ function reportPages(context: DocumentContext, pages: readonly PageRecord[], fac
   const at = warnings.findIndex((w) => w.code === PAGES_WITHOUT_TEXT);
   const stillEmpty = pages.filter((p) => p.scan && p.empty).map((p) => p.number);
   if (at >= 0) warnings.splice(at, 1, ...(stillEmpty.length ? [pagesWithoutTextWarning(stillEmpty)] : []));
-  warnings.push(...failed);
+  // A loop, not a spread: one warning per failed page, and a document may have thousands.
+  for (const warning of failed) warnings.push(warning);
   const read = pages.filter((p) => p.source === "ocr" && !p.empty);
   if (read.length === 0) return;
   const words = facts.reduce((n, f) => n + f.words, 0);

@@ -13,7 +13,7 @@
  * PDF declares as /Artifact are furniture by declaration.
  */
 import type { Line, PageRecord } from "../../core/records.js";
-import { bodyFontSize, median } from "../../text/text-geometry.js";
+import { bodyFontSize, maxOf, median, minOf } from "../../text/text-geometry.js";
 import { isPageNumberLine, PAGE_WORD, pagePhraseNumber, ROMAN } from "./page-number-line.js";
 
 export interface FurnitureOptions {
@@ -70,8 +70,8 @@ export function detectFurniture(pages: readonly PageRecord[], options: Furniture
   const lines = pages.flatMap((p) => p.lines.filter((l) => !l.offAxis));
   const result: PageFurniture[] = pages.map(() => ({ remove: new Set<number>(), header: [], footer: [] }));
   if (lines.length === 0) return result;
-  const top = Math.max(...lines.map((l) => l.y + l.fontSize));
-  const bottom = Math.min(...lines.map((l) => l.y));
+  const top = maxOf(lines, (l) => l.y + l.fontSize);
+  const bottom = minOf(lines, (l) => l.y);
   const height = median(pages.map((p) => p.height).filter((h) => h > 0)) || top - bottom;
   const candidates = pages.map((page, p) => bandCandidates(page, p, top - options.bandRatio * height, bottom + options.bandRatio * height, options));
 
@@ -95,7 +95,7 @@ export function detectFurniture(pages: readonly PageRecord[], options: Furniture
       for (const index of isolatedFromBody(page, band, new Set(evidence.map((c) => c.index)), options, documentPitch)) chosen.set(index, band);
     }
     // Declared furniture needs no evidence.
-    const middle = (Math.max(...page.lines.map((l) => l.y), 0) + Math.min(...page.lines.map((l) => l.y), 0)) / 2;
+    const middle = (Math.max(maxOf(page.lines, (l) => l.y), 0) + Math.min(minOf(page.lines, (l) => l.y), 0)) / 2;
     page.lines.forEach((line, i) => {
       if (line.role === "Artifact" && !chosen.has(i)) chosen.set(i, line.y >= middle ? "top" : "bottom");
     });
