@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ArchiveInfo, DocumentResponse } from "../../src/serve/api-types.js";
 import { NO_SOURCE } from "../../src/serve/originals.js";
+import { launchBrowser } from "./browser.js";
 import { archiveFolder, CLI, serve } from "./serve-fixture.js";
 
 let built: string;
@@ -56,6 +57,30 @@ describe("an archive opened from another folder", () => {
     expect(document.original).toEqual({ available: true });
     expect(createHash("sha256").update(original).digest("hex")).toBe(document.documentId);
     expect(info.canAdd).toBe(true);
+  });
+
+  it("shows its original pages in the browser, drawn by pdf.js", async () => {
+    const server = await serve(elsewhere, ["--db", archive]);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`${server.url}?q=harbour`);
+      await page.waitForSelector("body[data-ready]");
+      await page.click(".hit a");
+      await page.waitForSelector("canvas[data-rendered=true]", { timeout: 20_000 });
+      // Drawn: the canvas has ink on it; and no sentence says the originals are missing.
+      const ink = await page.$eval("canvas[data-rendered=true]", (canvas) => {
+        const { data } = (canvas as HTMLCanvasElement).getContext("2d")!.getImageData(0, 0, (canvas as HTMLCanvasElement).width, (canvas as HTMLCanvasElement).height);
+        let dark = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i]! < 128) dark++;
+        return dark;
+      });
+      expect(ink).toBeGreaterThan(100);
+      expect(await page.textContent("body")).not.toContain("Text only");
+    } finally {
+      await browser.close();
+      expect(await server.stop()).toBe(0);
+    }
   });
 
   it("still shows its originals when its pipeline is gone, but takes no dropped file", async () => {
