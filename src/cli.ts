@@ -140,8 +140,8 @@ program
 program
   .command("serve")
   .description("Serve a web page over the archive on this machine: search, read each page beside the original, see what extraction did, drop a PDF to extract it.")
-  .option("--db <file>", "the archive (default: the pipeline's sqlite sink, else out/archive.sqlite)")
-  .option("--pipeline <file>", "the pipeline file: where the originals are, and the stages a dropped PDF goes through (default: pipeline.yaml, when there is one)")
+  .option("--db <file>", "the archive (default: the sqlite sink of --pipeline, or of ./pipeline.yaml, else out/archive.sqlite)")
+  .option("--pipeline <file>", "the pipeline that writes the archive: its source holds the originals, its stages take a dropped PDF and its folder the file added (default: the pipeline the archive recorded, while it still writes it)")
   .option("--port <n>", "port to listen on (0: any free one)", port, 8080)
   .option("--host <address>", "address to listen on; anything but loopback lets other machines in, and warns", "127.0.0.1")
   .option("--token <token>", "require this token on every request (default: $PAGESTREAM_TOKEN); the address printed carries it")
@@ -154,8 +154,8 @@ program
 program
   .command("mcp")
   .description("Serve the archive to an AI assistant over MCP (Model Context Protocol) on stdin/stdout, read-only: tools search, read_document and list_documents, and each document as a resource. For a desktop client's mcpServers config; runs until the client closes stdin.")
-  .option("--db <file>", "the archive (default: the pipeline's sqlite sink, else out/archive.sqlite)")
-  .option("--pipeline <file>", "the pipeline file whose sqlite sink is the archive (default: pipeline.yaml, when there is one)")
+  .option("--db <file>", "the archive (default: the sqlite sink of --pipeline, or of ./pipeline.yaml, else out/archive.sqlite)")
+  .option("--pipeline <file>", "the pipeline whose sqlite sink is the archive")
   .action(async (opts: import("./cli/mcp-command.js").McpFlags) => {
     const { mcpCommand } = await import("./cli/mcp-command.js");
     process.exitCode = await mcpCommand(opts);

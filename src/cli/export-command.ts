@@ -97,6 +97,8 @@ async function exportArchive(pipeline: string | undefined, flags: ExportFlags): 
     return EXIT.usage;
   }
   const { shown } = chosen.choice;
+  // Which archive the lines come from, to a person at a terminal (stderr: never in the lines).
+  if (process.stderr.isTTY) process.stderr.write(`pagestream: ${chosen.choice.says[0]}\n`);
   const opened = openChosenArchive(chosen.choice);
   if (!opened.ok) {
     process.stderr.write(`pagestream: ${opened.message}\n`);
