@@ -93,10 +93,23 @@ export async function chooseArchive(flags: ArchiveFlags): Promise<ArchiveChoiceR
 }
 
 /**
+ * The archive a reading command (search, export) works on: chosen, named to a person at a
+ * terminal (on stderr, never mixed with what the command prints), and opened; or the whole text
+ * that says why it cannot be.
+ */
+export async function openArchiveFor(flags: ArchiveFlags): Promise<{ ok: true; choice: ArchiveChoice; db: Database.Database } | { ok: false; text: string }> {
+  const chosen = await chooseArchive(flags);
+  if (!chosen.ok) return chosen;
+  if (process.stderr.isTTY) process.stderr.write(`pagestream: ${chosen.choice.says[0]}\n`);
+  const opened = openChosenArchive(chosen.choice);
+  return opened.ok ? { ok: true, choice: chosen.choice, db: opened.db } : { ok: false, text: `pagestream: ${opened.message}\n` };
+}
+
+/**
  * The chosen archive opened read-only and defensively: it may come from elsewhere, so its
  * full-text tables are checked before FTS5 reads them. A file that cannot be used is a sentence.
  */
-export function openChosenArchive(choice: ArchiveChoice): { ok: true; db: Database.Database } | { ok: false; message: string } {
+function openChosenArchive(choice: ArchiveChoice): { ok: true; db: Database.Database } | { ok: false; message: string } {
   let db: Database.Database | undefined;
   try {
     db = new Database(choice.file, { readonly: true, fileMustExist: true });

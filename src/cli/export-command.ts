@@ -13,7 +13,7 @@
 import { existsSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import { archiveLines } from "./archive-export.js";
-import { chooseArchive, openChosenArchive, unusableArchive } from "./archive-choice.js";
+import { openArchiveFor, unusableArchive } from "./archive-choice.js";
 import { formatIssue, loadPipelineFile, type ComponentConfig } from "../pipeline/config.js";
 import { recordedCheckpoint } from "../run/state-checkpoints.js";
 import { STATE_FILE } from "../run/run-pipeline.js";
@@ -91,20 +91,13 @@ export async function exportCommand(pipelineArgument: string | undefined, flags:
 
 /** The records of the archive `chooseArchive` finds, as JSONL lines (see archive-export.ts). */
 async function exportArchive(pipeline: string | undefined, flags: ExportFlags): Promise<number> {
-  const chosen = await chooseArchive({ ...(flags.db !== undefined ? { db: flags.db } : {}), ...(pipeline !== undefined ? { pipeline } : {}) });
-  if (!chosen.ok) {
-    process.stderr.write(chosen.text);
-    return EXIT.usage;
-  }
-  const { shown } = chosen.choice;
-  // Which archive the lines come from, to a person at a terminal (stderr: never in the lines).
-  if (process.stderr.isTTY) process.stderr.write(`pagestream: ${chosen.choice.says[0]}\n`);
-  const opened = openChosenArchive(chosen.choice);
+  const opened = await openArchiveFor({ ...(flags.db !== undefined ? { db: flags.db } : {}), ...(pipeline !== undefined ? { pipeline } : {}) });
   if (!opened.ok) {
-    process.stderr.write(`pagestream: ${opened.message}\n`);
+    process.stderr.write(opened.text);
     return EXIT.usage;
   }
   const { db } = opened;
+  const { shown } = opened.choice;
   try {
     const records = flags.records ?? "chunks";
     let count = 0;

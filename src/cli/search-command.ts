@@ -5,7 +5,7 @@
  * usage error with a sentence, exit 2, never a crash or a silent empty result.
  */
 import { isAbsolute, relative, resolve } from "node:path";
-import { chooseArchive, openChosenArchive, unusableArchive } from "./archive-choice.js";
+import { openArchiveFor, unusableArchive } from "./archive-choice.js";
 import { QueryError, searchArchive, type SearchHit } from "../sinks/sqlite/search.js";
 import { searchHitJson } from "../sinks/sqlite/search-hit-json.js";
 import { EXIT } from "../exit-codes.js";
@@ -25,21 +25,14 @@ export interface SearchFlags {
 }
 
 export async function searchCommand(query: string, flags: SearchFlags): Promise<number> {
-  const chosen = await chooseArchive(flags);
-  if (!chosen.ok) {
-    process.stderr.write(chosen.text);
-    return EXIT.usage;
-  }
-  const { file, shown } = chosen.choice;
-  // Which archive answers: told to a person at a terminal (on stderr, never mixed with the
-  // hits), and to a program in the JSON.
-  if (process.stderr.isTTY) process.stderr.write(`pagestream: ${chosen.choice.says[0]}\n`);
-  const opened = openChosenArchive(chosen.choice);
+  // Which archive answers is named at a terminal, and to a program in the JSON.
+  const opened = await openArchiveFor(flags);
   if (!opened.ok) {
-    process.stderr.write(`pagestream: ${opened.message}\n`);
+    process.stderr.write(opened.text);
     return EXIT.usage;
   }
   const { db } = opened;
+  const { file, shown } = opened.choice;
   try {
     if (flags.substring && flags.fts) throw new QueryError("fts_syntax", "--substring and --fts ask for two different searches: give one of them");
     const document = flags.document !== undefined ? documentFilter(db, flags.document) : undefined;
