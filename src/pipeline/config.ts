@@ -14,6 +14,7 @@ import { expandEnvReferences } from "./env-references.js";
 import type { ComponentKind, PipelineFacts, Settled } from "../core/plugin.js";
 import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "./limits.js";
 import { queueSetting } from "./queue-options.js";
+import { closestKey, keysAt } from "./option-suggestions.js";
 import { loadSpec, type SpecOf } from "./registry.js";
 
 
@@ -138,7 +139,7 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
 
   const raw = doc.toJS() ?? {};
   const top = pipelineShape.safeParse(raw);
-  if (!top.success) reportZodIssues(top.error.issues, [], doc, at);
+  if (!top.success) reportZodIssues(top.error.issues, [], doc, at, pipelineShape);
   // The components are checked even when the top level is wrong: one bad key must not hide the
   // problems of every stage and sink (each is checked wherever it is shaped like a component).
   const given = (top.success ? top.data : raw) as Record<string, unknown>;
@@ -184,7 +185,7 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
     if (!parsed.success || retiredKeys.size) {
       const zodIssues = parsed.success ? [] : parsed.error.issues;
       const notRetired = (issue: z.core.$ZodIssue) => !(issue.path.length && retiredKeys.has(String(issue.path[0]))) && !(issue.code === "unrecognized_keys" && issue.keys.every((k) => retiredKeys.has(k)));
-      reportZodIssues(zodIssues.filter(notRetired), path, doc, at);
+      reportZodIssues(zodIssues.filter(notRetired), path, doc, at, spec.options);
       return { spec };
     }
     return { type, spec, options: parsed.data as Record<string, unknown> };
@@ -246,19 +247,20 @@ function asComponent(value: unknown): Record<string, unknown> | undefined {
   return v && typeof v === "object" && !Array.isArray(v) && typeof v.type === "string" && v.type !== "" ? v : undefined;
 }
 
-function reportZodIssues(zodIssues: readonly z.core.$ZodIssue[], prefix: (string | number)[], doc: Document, at: Reporter): void {
+/** `schema`: what the issues were found against, for the options a mistyped key may have meant. */
+function reportZodIssues(zodIssues: readonly z.core.$ZodIssue[], prefix: (string | number)[], doc: Document, at: Reporter, schema: z.ZodType): void {
   for (const issue of zodIssues) {
     const path = [...prefix, ...(issue.path as (string | number)[])];
     // A value that may take two shapes (`queue: URL` or `queue: { url, … }`): the problems of the
     // shape it has, not "invalid input".
     const branch = issue.code === "invalid_union" ? issue.errors.find((errors) => errors.length && !(errors.length === 1 && errors[0]!.code === "invalid_type" && errors[0]!.path.length === 0)) : undefined;
     if (branch) {
-      reportZodIssues(branch, path, doc, at);
+      reportZodIssues(branch, path, doc, at, schema);
       continue;
     }
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
-        at(keyOffset(doc, path, key), pathText([...path, key]), `unknown option "${key}"${suggestion(key)}`);
+        at(keyOffset(doc, path, key), pathText([...path, key]), `unknown option "${key}"${suggestion(key, keysAt(schema, issue.path as (string | number)[]))}`);
       }
       continue;
     }
@@ -286,8 +288,12 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-function suggestion(key: string): string {
-  return key.includes("-") ? ` (options use snake_case: "${key.replaceAll("-", "_")}")` : "";
+function suggestion(key: string, known: readonly string[]): string {
+  const snake = key.replaceAll("-", "_");
+  if (key.includes("-") && known.includes(snake)) return ` (options use snake_case: "${snake}")`;
+  const near = closestKey(snake, known.filter((k) => k !== "type"));
+  if (near) return `: did you mean "${near}"?`;
+  return key.includes("-") ? ` (options use snake_case: "${snake}")` : "";
 }
 
 /** Where a path points in the source: the deepest node that exists on it. */

@@ -56,12 +56,35 @@ describe("pipeline.yaml validation", () => {
       "    path: out/pages.jsonl", // 12
     ].join("\n");
     expect(await issuesOf(text)).toEqual([
-      'pipeline.yaml:1:1 concurency: unknown option "concurency"',
+      'pipeline.yaml:1:1 concurency: unknown option "concurency": did you mean "concurrency"?',
       'pipeline.yaml:2:35 source.recursive: unknown option "recursive"',
       'pipeline.yaml:6:17 stages[1].max_tokens: expected a number, got "many"',
       "pipeline.yaml:8:43 sinks[0].shape: applies to chunk records only (records: chunks): page records have one shape",
       'pipeline.yaml:9:31 sinks[1].stemming: expected one of "none", "porter", got "snowball"',
       "pipeline.yaml:12:11 sinks[2].path: out/pages.jsonl is written by sinks[0] too: two sinks on one file corrupt it; give each its own path",
+    ]);
+  });
+
+  it("names the option a mistyped one most likely meant, in components and nested settings too", async () => {
+    const text = [
+      "source: { type: folder, path: in, incldue: [a] }", // 1
+      "stages:", // 2
+      "  - type: extract", // 3
+      "    mdoe: preserve", // 4
+      "  - type: chunk", // 5
+      "    overlap_tokns: 10", // 6
+      "    max-tokens: 300", // 7
+      "    sideways: 1", // 8
+      "sinks: [{ type: jsonl }]", // 9
+      "queue: { url: 'redis://q', atempts: 3 }", // 10
+    ].join("\n");
+    expect(await issuesOf(text)).toEqual([
+      'pipeline.yaml:1:35 source.incldue: unknown option "incldue": did you mean "include"?',
+      'pipeline.yaml:4:5 stages[0].mdoe: unknown option "mdoe": did you mean "mode"?',
+      'pipeline.yaml:6:5 stages[1].overlap_tokns: unknown option "overlap_tokns": did you mean "overlap_tokens"?',
+      'pipeline.yaml:7:5 stages[1].max-tokens: unknown option "max-tokens" (options use snake_case: "max_tokens")',
+      'pipeline.yaml:8:5 stages[1].sideways: unknown option "sideways"',
+      'pipeline.yaml:10:28 queue.atempts: unknown option "atempts": did you mean "attempts"?',
     ]);
   });
 
