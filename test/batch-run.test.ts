@@ -121,6 +121,8 @@ describe("incremental runs", () => {
     const again = run(dir);
     expect(again.code).toBe(3);
     expect((await summaryOf(dir)).summary).toMatchObject({ documents: 0, failed: 0 });
+    // …and says why it exits 3 although nothing failed this time.
+    expect(again.stderr).toContain("pagestream: 2 document(s) failed in an earlier run and are unchanged since, so they were not tried again (listed in out/failed.jsonl): fix or remove them, or run with --reprocess to try them again\n");
     expect(await failed()).toEqual(["broken.pdf:damaged", "empty.pdf:empty_file"]);
     // Fixed: the next run ingests it and exits 0.
     await rm(join(dir, "in/broken.pdf"));

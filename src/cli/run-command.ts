@@ -10,9 +10,11 @@
  * With a queue (`--queue URL` or `queue:` in the file) the run is the coordinator of a
  * distributed run: the same run, whose documents go to `pagestream worker`s through Redis.
  */
+import { join } from "node:path";
 import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
 import { emptySummary } from "../run/delivery.js";
 import { RunRefused } from "../run/run-refused.js";
+import { FAILED_FILE } from "../run/run-report.js";
 import { chooseQueue } from "../run/queue/queue-setting.js";
 import { runPipeline, type RunOptions, type StopReason } from "../run/run-pipeline.js";
 import type { RunSummary } from "../core/plugin.js";
@@ -101,7 +103,7 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
   const redraw = status.live ? setInterval(() => progress.draw(), 1000).unref() : undefined;
 
   try {
-    const { summary, exitCode } = await runPipeline(config, { baseDir: config.baseDir, warn }, {
+    const { summary, exitCode, failing } = await runPipeline(config, { baseDir: config.baseDir, warn }, {
       pipelineFile: path,
       stop: stop.signal,
       stopNow: stopNow.signal,
@@ -152,6 +154,14 @@ export async function runCommand(path: string, flags: RunFlags): Promise<number>
     });
     progress.stop();
     logger.info({ summary }, summaryLine(summary));
+    // Exit 3 for failures this run did not see: say which, or the code is a riddle.
+    const earlier = failing - summary.failed;
+    if (exitCode === EXIT.failedDocuments && earlier > 0) {
+      logger.warn(
+        { failing },
+        `${earlier} document(s) failed in an earlier run and are unchanged since, so they were not tried again (listed in ${join(config.settings.run_folder, FAILED_FILE)}): fix or remove them, or run with --reprocess to try them again`,
+      );
+    }
     return exitCode;
   } catch (err) {
     progress.stop();

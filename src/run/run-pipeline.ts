@@ -98,6 +98,8 @@ export interface RunOutcome {
   summary: RunSummary;
   exitCode: number;
   report: RunReport;
+  /** Documents whose last outcome is a failure: this run's, and earlier ones left unchanged since. */
+  failing: number;
 }
 
 export async function runPipeline(config: PipelineConfig, context: RunContext, options: RunOptions): Promise<RunOutcome> {
@@ -167,7 +169,7 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
     const done = report(exitCode, reason ? { signal: reason.signal } : {}, processor);
     state.finishRun(done);
     await writeRunReport(runFolder, done, failures);
-    return { summary, exitCode, report: done };
+    return { summary, exitCode, report: done, failing: failures.length };
   } catch (err) {
     processor?.kill();
     // The processor gave out (its queue is gone), not a sink: what was delivered is sound and kept.
