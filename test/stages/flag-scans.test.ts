@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PageRecord } from "../../src/core/records.js";
-import { isScanDocument, pageVerdict } from "../../src/stages/flag-scans/scan-verdict.js";
+import { isScanDocument, pageList, pagesWithoutTextWarning, pageVerdict } from "../../src/stages/flag-scans/scan-verdict.js";
 
 const options = { minCharsPerPage: 12, garbledShare: 0.1 };
 
@@ -43,5 +43,21 @@ describe("scan verdicts (docs/extraction.md §8.1)", () => {
 
   it("reports the share of characters that did not map to Unicode", () => {
     expect(pageVerdict(page("Th\uFFFD c\uFFFDmm\uFFFDttee met"), options).garbled).toBeCloseTo(0.2, 3);
+  });
+});
+
+describe("the pages-without-text warning", () => {
+  it("names runs of three pages or more as a range, so a long scan is a short line", () => {
+    expect(pageList([2])).toBe("2");
+    expect(pageList([2, 4])).toBe("2, 4");
+    expect(pageList([1, 2, 5])).toBe("1, 2, 5");
+    expect(pageList([1, 2, 3, 7, 9, 10, 11, 12])).toBe("1–3, 7, 9–12");
+    const everyPage = Array.from({ length: 20_000 }, (_, i) => i + 1);
+    expect(pagesWithoutTextWarning(everyPage).message.length).toBeLessThan(200);
+  });
+
+  it("says how to read the pages until the ocr stage has tried them", () => {
+    expect(pagesWithoutTextWarning([2]).message).toBe("1 page(s) have no selectable text and came out empty: 2 (the ocr stage reads them: `- type: ocr` after flag-scans, or `extract --ocr`)");
+    expect(pagesWithoutTextWarning([2], { readByOcr: true }).message).toBe("1 page(s) have no selectable text and came out empty: 2");
   });
 });

@@ -52,15 +52,35 @@ export function isScanDocument(charsPerPage: readonly number[], minCharsPerPage:
   return average < minCharsPerPage;
 }
 
-/** "2", "2, 4": the page list of the warning (docs/extraction.md §8.1). */
+/**
+ * "2", "2, 4", "1–40, 52": the page list of a warning (docs/extraction.md §8.1); three or more
+ * pages in a row are one range, so a 20,000-page scan is named in a few characters, not 130 KB.
+ */
 export function pageList(pages: readonly number[]): string {
-  return pages.join(", ");
+  const parts: string[] = [];
+  for (let i = 0; i < pages.length; ) {
+    let j = i;
+    while (j + 1 < pages.length && pages[j + 1] === pages[j]! + 1) j++;
+    if (j - i >= 2) parts.push(`${pages[i]}–${pages[j]}`);
+    else for (let k = i; k <= j; k++) parts.push(String(pages[k]));
+    i = j + 1;
+  }
+  return parts.join(", ");
 }
 
 /** The warning's code: pages without selectable text that came out empty. */
 export const PAGES_WITHOUT_TEXT = "pages_without_text";
 
-/** The warning for the pages without selectable text that came out empty (docs/extraction.md §8.1). */
-export function pagesWithoutTextWarning(pages: readonly number[]): DocumentWarning {
-  return { code: PAGES_WITHOUT_TEXT, message: `${pages.length} page(s) have no selectable text and came out empty: ${pageList(pages)}`, pages: [...pages] };
+/**
+ * The warning for the pages without selectable text that came out empty (docs/extraction.md
+ * §8.1); `readByOcr` when the ocr stage tried them and found no text.
+ */
+export function pagesWithoutTextWarning(pages: readonly number[], { readByOcr = false } = {}): DocumentWarning {
+  // Until OCR has looked at them, the way to their text is named.
+  const hint = readByOcr ? "" : " (the ocr stage reads them: `- type: ocr` after flag-scans, or `extract --ocr`)";
+  return {
+    code: PAGES_WITHOUT_TEXT,
+    message: `${pages.length} page(s) have no selectable text and came out empty: ${pageList(pages)}${hint}`,
+    pages: [...pages],
+  };
 }

@@ -142,7 +142,7 @@ function reportPages(context: DocumentContext, pages: readonly PageRecord[], fac
   const warnings = context.warnings;
   const at = warnings.findIndex((w) => w.code === PAGES_WITHOUT_TEXT);
   const stillEmpty = pages.filter((p) => p.scan && p.empty).map((p) => p.number);
-  if (at >= 0) warnings.splice(at, 1, ...(stillEmpty.length ? [pagesWithoutTextWarning(stillEmpty)] : []));
+  if (at >= 0) warnings.splice(at, 1, ...(stillEmpty.length ? [pagesWithoutTextWarning(stillEmpty, { readByOcr: true })] : []));
   // A loop, not a spread: one warning per failed page, and a document may have thousands.
   for (const warning of failed) warnings.push(warning);
   const read = pages.filter((p) => p.source === "ocr" && !p.empty);
