@@ -69,8 +69,8 @@ program
 
 program
   .command("extract")
-  .description("Print the text of one PDF, cleaned as the default pipeline would (like pdftotext).")
-  .argument("<pdf>", "the PDF file")
+  .description("Print the text of PDFs, cleaned as the default pipeline would (like pdftotext); several files and folders in one call, through one worker.")
+  .argument("<pdf...>", "PDF files, or folders: every *.pdf under one (in name order)")
   .addOption(new Option("--mode <mode>", "reflow joins paragraph lines; preserve keeps every line").choices(["reflow", "preserve"]).default("reflow"))
   .option("--pages <range>", 'pages to extract, e.g. "2-4" or "1,3,7-"')
   .option("--markers", 'label every page ("--- Page N ---"; in Markdown "<!-- page N -->"), empty pages too')
@@ -79,6 +79,7 @@ program
       .choices(["text", "markdown", "json", "csv"])
       .default("text"),
   )
+  .option("--out-dir <dir>", "write each PDF's output to <dir>/<name>.txt (.md, .json, .csv), folders' subfolders kept; nothing on stdout")
   .option("--tables <dir>", "also write each table as a CSV file into this folder (<name>-p<page>-t<n>.csv)")
   .option("--password <password>", "password for an encrypted PDF", undefined)
   .option("--no-strip-furniture", "keep running headers, footers and page numbers")
@@ -89,9 +90,9 @@ program
   .option("--max-worker-memory-mb <n>", "most memory the extraction may use, as max_worker_memory_mb in a run (default 1024)", positiveInt)
   .option("--max-pages <n>", "most pages a file may have, as max_pages in a run (default 10000)", positiveInt)
   .option("--max-file-bytes <n>", "largest file to read, as max_file_bytes in a run (default 256 MiB, or what the memory cap holds)", positiveInt)
-  .action(async (pdf: string, opts: import("./cli/extract-command.js").ExtractFlags) => {
+  .action(async (pdfs: string[], opts: import("./cli/extract-command.js").ExtractFlags) => {
     const { extractCommand } = await import("./cli/extract-command.js");
-    process.exitCode = await extractCommand(pdf, opts, earlyWorker);
+    process.exitCode = await extractCommand(pdfs, opts, earlyWorker);
   });
 
 program

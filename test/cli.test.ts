@@ -26,7 +26,7 @@ describe("pagestream --help", () => {
   it("lists the commands without loading pdf.js, zod, yaml or rxjs", () => {
     const r = tracedCli(["--help"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/run \[options\] \[pipeline\][\s\S]*extract \[options\] <pdf>[\s\S]*validate \[options\] \[pipeline\][\s\S]*export \[options\] \[pipeline\]/);
+    expect(r.stdout).toMatch(/run \[options\] \[pipeline\][\s\S]*extract \[options\] <pdf\.\.\.>[\s\S]*validate \[options\] \[pipeline\][\s\S]*export \[options\] \[pipeline\]/);
     expect(r.sources.some((s) => s.endsWith("src/cli.ts"))).toBe(true);
     expect(r.sources.filter((s) => /node_modules\/(pdfjs-dist|zod|yaml|rxjs)\//.test(s))).toEqual([]);
   });

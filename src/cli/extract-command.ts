@@ -1,15 +1,16 @@
 /**
  * `pagestream extract`: one PDF through the default pipeline's stages, text to stdout (what the
- * corpus scorer reads), warnings and errors to stderr. The file is extracted in the same capped
+ * corpus scorer reads), warnings and errors to stderr; several PDFs, a folder, or `--out-dir`
+ * go to `extract-many.ts`, through one worker. The file is extracted in the same capped
  * worker process as a run's documents (timeout, memory cap, page and size limits, with the same
  * names as flags), so a hostile file on the command line is stopped as it would be in a run.
  */
 import { mkdir, stat, writeFile } from "node:fs/promises";
-import { basename, extname, join, resolve } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { EXIT } from "../exit-codes.js";
 import type { DocumentResult, PageRecord, TextFormat } from "../core/records.js";
 import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "../pipeline/limits.js";
-import { FileWorker, splitFile } from "../run/file-worker.js";
+import { FileWorker, splitFile, type FileLimits } from "../run/file-worker.js";
 import type { ComponentConfig } from "../run/worker-protocol.js";
 import { documentViewText, pageViewText } from "../text/document-view.js";
 import { lineBox, mergeBoxes } from "../text/page-boxes.js";
@@ -37,25 +38,33 @@ export interface ExtractFlags {
   maxWorkerMemoryMb?: number;
   maxPages?: number;
   maxFileBytes?: number;
+  /** Write each input's output as a file of its own in this folder, nothing on stdout. */
+  outDir?: string;
 }
 
 /** A message on stderr, control characters escaped (a file name or a PDF's text may carry any). */
-const say = (message: string) => process.stderr.write(`pagestream: ${escapeControls(message)}\n`);
+export const say = (message: string) => process.stderr.write(`pagestream: ${escapeControls(message)}\n`);
 
-/** `early`: a worker the command line forked before it was parsed; used when its memory cap is the one asked for. */
-export async function extractCommand(file: string, flags: ExtractFlags, early?: EarlyWorker): Promise<number> {
+/**
+ * One file argument without `--out-dir` prints as it always has (scripts and the corpus scorer
+ * read it); anything else is a batch. `early`: a worker the command line forked before it was
+ * parsed; used when its memory cap is the one asked for.
+ */
+export async function extractCommand(files: readonly string[], flags: ExtractFlags, early?: EarlyWorker): Promise<number> {
+  const [first] = files;
+  if (files.length === 1 && flags.outDir === undefined && !(await stat(first!).catch(() => undefined))?.isDirectory()) return extractFile(first!, flags, early);
+  const { extractMany } = await import("./extract-many.js");
+  return extractMany(files, flags, early);
+}
+
+async function extractFile(file: string, flags: ExtractFlags, early?: EarlyWorker): Promise<number> {
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) {
     say(`${file}: no such file`);
     early?.child.kill("SIGKILL");
     return EXIT.usage;
   }
-  const limits = {
-    timeout_seconds: flags.timeoutSeconds ?? DEFAULT_LIMITS.timeout_seconds,
-    max_worker_memory_mb: flags.maxWorkerMemoryMb ?? DEFAULT_LIMITS.max_worker_memory_mb,
-    max_pages: flags.maxPages ?? DEFAULT_LIMITS.max_pages,
-    max_file_bytes: flags.maxFileBytes ?? Math.min(DEFAULT_LIMITS.max_file_bytes, Math.floor(((flags.maxWorkerMemoryMb ?? DEFAULT_LIMITS.max_worker_memory_mb) * 1048576) / WORKER_BYTES_PER_FILE_BYTE)),
-  };
+  const limits = fileLimits(flags);
   // The worker starts at once and loads pdf.js while the options are checked here.
   let checked!: (stages: ComponentConfig[]) => void;
   let refused!: (err: Error) => void;
@@ -81,14 +90,8 @@ export async function extractCommand(file: string, flags: ExtractFlags, early?: 
       return EXIT.failedDocuments;
     }
     const tables = flags.tables !== undefined || flags.format !== "text" ? documentTables(result.pages) : [];
-    if (flags.tables !== undefined) await writeTables(flags.tables, name, tables);
-    process.stdout.write(
-      flags.format === "json"
-        ? JSON.stringify(jsonOutput(result, tables), null, 2) + "\n"
-        : flags.format === "csv"
-          ? tables.map((t) => tableCsv(t.rows)).join("\n")
-          : textOutput(result.pages, flags.format === "markdown" ? "markdown" : "plain", flags.markers ?? false),
-    );
+    if (flags.tables !== undefined) await writeTables(flags.tables, basename(name, extname(name)), name, tables);
+    process.stdout.write(flags.format === "json" ? JSON.stringify(jsonOutput(result, tables), null, 2) + "\n" : renderedOutput(result, tables, flags));
     return EXIT.ok;
   } finally {
     // The result is out: the command ends now, and the worker exits as it sees it go.
@@ -96,11 +99,26 @@ export async function extractCommand(file: string, flags: ExtractFlags, early?: 
   }
 }
 
+/** The run's limits from the flags; the file size limit by default is what the memory cap can hold. */
+export function fileLimits(flags: ExtractFlags): FileLimits {
+  return {
+    timeout_seconds: flags.timeoutSeconds ?? DEFAULT_LIMITS.timeout_seconds,
+    max_worker_memory_mb: flags.maxWorkerMemoryMb ?? DEFAULT_LIMITS.max_worker_memory_mb,
+    max_pages: flags.maxPages ?? DEFAULT_LIMITS.max_pages,
+    max_file_bytes: flags.maxFileBytes ?? Math.min(DEFAULT_LIMITS.max_file_bytes, Math.floor(((flags.maxWorkerMemoryMb ?? DEFAULT_LIMITS.max_worker_memory_mb) * 1048576) / WORKER_BYTES_PER_FILE_BYTE)),
+  };
+}
+
+/** A text, Markdown or CSV output (the JSON one is laid out by the caller: indented for one file, a line per file in a batch). */
+export function renderedOutput(result: Extract<DocumentResult, { status: "ok" }>, tables: readonly DocumentTable[], flags: ExtractFlags): string {
+  return flags.format === "csv" ? tables.map((t) => tableCsv(t.rows)).join("\n") : textOutput(result.pages, flags.format === "markdown" ? "markdown" : "plain", flags.markers ?? false);
+}
+
 /**
  * The default pipeline's stages with the command's flags, validated and their needs from the
  * machine checked; an exit code (and said why) when a flag is refused or a need is missing.
  */
-async function stageConfigs(flags: ExtractFlags): Promise<ComponentConfig[] | number> {
+export async function stageConfigs(flags: ExtractFlags): Promise<ComponentConfig[] | number> {
   const { DEFAULT_STAGES, withOcr } = await import("../pipeline/default-pipeline.js");
   const skipped = new Set([...(flags.stripFurniture === false ? ["strip-furniture"] : []), ...(flags.dehyphenate === false ? ["dehyphenate"] : [])]);
   const chosen = (flags.ocr || flags.ocrLanguages !== undefined ? withOcr(DEFAULT_STAGES) : DEFAULT_STAGES).filter((s) => !skipped.has(s.type));
@@ -165,7 +183,7 @@ export function textOutput(pages: readonly PageRecord[], format: TextFormat, mar
   return text ? text + "\n" : "";
 }
 
-function jsonOutput(result: Extract<DocumentResult, { status: "ok" }>, tables: readonly DocumentTable[]): object {
+export function jsonOutput(result: Extract<DocumentResult, { status: "ok" }>, tables: readonly DocumentTable[]): object {
   return {
     document: result.document,
     pages: result.pages.map(({ type: _type, documentId: _id, uri: _uri, number, text, ...fields }) => ({ number, text, ...fields, ...pageBoxes({ number, ...fields }) })),
@@ -185,10 +203,13 @@ function pageBoxes(page: Pick<PageRecord, "number" | "lines" | "paragraphs" | "t
   };
 }
 
-/** Each table as `<name>-p<page>-t<index>.csv` in `folder` (made if missing); says how many on stderr. */
-async function writeTables(folder: string, name: string, tables: readonly DocumentTable[]): Promise<void> {
-  await mkdir(folder, { recursive: true });
-  const stem = basename(name, extname(name));
+/**
+ * Each table as `<stem>-p<page>-t<index>.csv` in `folder` (made if missing); says how many on
+ * stderr, naming the file as `shown`. A batch passes its output names' stems, subfolders
+ * (`2024/q1`) and `-2` suffixes included, so two inputs' tables never overwrite each other.
+ */
+export async function writeTables(folder: string, stem: string, shown: string, tables: readonly DocumentTable[]): Promise<void> {
+  await mkdir(join(folder, dirname(stem)), { recursive: true });
   for (const t of tables) await writeFile(join(folder, `${stem}-p${t.page}-t${t.index}.csv`), tableCsv(t.rows));
-  say(`${name}: ${tables.length} table${tables.length === 1 ? "" : "s"} written to ${folder}`);
+  say(`${shown}: ${tables.length} table${tables.length === 1 ? "" : "s"} written to ${folder}`);
 }

@@ -226,7 +226,8 @@ function sequenceLength(bytes: Uint8Array, i: number): number {
 }
 
 function isInside(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder + sep);
+  // The root folder ends with its separator already ("/"): everything is inside it.
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }
 
 /** Where an item of this source is on this machine; an item that is not under the folder is refused. */
