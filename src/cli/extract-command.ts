@@ -64,25 +64,11 @@ async function extractFile(file: string, flags: ExtractFlags, early?: EarlyWorke
     early?.child.kill("SIGKILL");
     return EXIT.usage;
   }
-  const limits = fileLimits(flags);
-  // The worker starts at once and loads pdf.js while the options are checked here.
-  let checked!: (stages: ComponentConfig[]) => void;
-  let refused!: (err: Error) => void;
-  const stages = new Promise<ComponentConfig[]>((res, rej) => ((checked = res), (refused = rej)));
   const path = resolve(file);
   const { folder, name } = splitFile(path);
-  const adopted = early?.maxWorkerMemoryMb === limits.max_worker_memory_mb ? early.child : undefined;
-  if (early && !adopted) early.child.kill("SIGKILL");
-  const worker = new FileWorker({ folder, baseDir: process.cwd(), stages, limits, needs: { lines: flags.format !== "text" || flags.tables !== undefined }, worker: adopted, warn: say });
-  worker.prestart();
+  const worker = await extractionWorker(flags, folder, early);
+  if (typeof worker === "number") return worker;
   try {
-    const configs = await stageConfigs(flags);
-    if (typeof configs === "number") {
-      refused(new Error("options refused"));
-      worker.kill();
-      return configs;
-    }
-    checked(configs);
     const result = await worker.process(name, path);
     for (const w of result.warnings) say(`${file}: ${w.message}`);
     if (result.status === "failed") {
@@ -97,6 +83,37 @@ async function extractFile(file: string, flags: ExtractFlags, early?: EarlyWorke
     // The result is out: the command ends now, and the worker exits as it sees it go.
     worker.release();
   }
+}
+
+/**
+ * The capped worker an extraction runs in, reading under `folder`: started at once, so it loads
+ * pdf.js while the options are checked, and handed the stages once they are; or the exit code
+ * of options refused (said why). `early`: a worker forked before the command line was parsed,
+ * adopted when its memory cap is the one asked for.
+ */
+export async function extractionWorker(flags: ExtractFlags, folder: string, early?: EarlyWorker): Promise<FileWorker | number> {
+  const limits = fileLimits(flags);
+  const adopted = early?.maxWorkerMemoryMb === limits.max_worker_memory_mb ? early.child : undefined;
+  if (early && !adopted) early.child.kill("SIGKILL");
+  let checked!: (stages: ComponentConfig[]) => void;
+  let refused!: (err: Error) => void;
+  const stages = new Promise<ComponentConfig[]>((res, rej) => ((checked = res), (refused = rej)));
+  const worker = new FileWorker({ folder, baseDir: process.cwd(), stages, limits, needs: { lines: flags.format !== "text" || flags.tables !== undefined }, worker: adopted, warn: say });
+  worker.prestart();
+  let configs: ComponentConfig[] | number;
+  try {
+    configs = await stageConfigs(flags);
+  } catch (err) {
+    worker.kill();
+    throw err;
+  }
+  if (typeof configs === "number") {
+    refused(new Error("options refused"));
+    worker.kill();
+    return configs;
+  }
+  checked(configs);
+  return worker;
 }
 
 /** The run's limits from the flags; the file size limit by default is what the memory cap can hold. */

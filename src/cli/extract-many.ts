@@ -14,37 +14,22 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { EXIT } from "../exit-codes.js";
-import { FileWorker } from "../run/file-worker.js";
-import type { ComponentConfig } from "../run/worker-protocol.js";
 import { documentTables } from "../text/tables.js";
 import type { EarlyWorker } from "./early-extraction-worker.js";
 import { escapeControls } from "./escape-controls.js";
 import { extractInputs } from "./extract-inputs.js";
-import { fileLimits, jsonOutput, renderedOutput, say, stageConfigs, writeTables, type ExtractFlags } from "./extract-command.js";
+import { extractionWorker, jsonOutput, renderedOutput, say, writeTables, type ExtractFlags } from "./extract-command.js";
 import { InputLinks } from "./input-links.js";
 import { outputStems } from "./output-stems.js";
 
 const EXTENSION: Record<ExtractFlags["format"], string> = { text: "txt", markdown: "md", json: "json", csv: "csv" };
 
 export async function extractMany(args: readonly string[], flags: ExtractFlags, early?: EarlyWorker): Promise<number> {
-  const limits = fileLimits(flags);
-  const adopted = early?.maxWorkerMemoryMb === limits.max_worker_memory_mb ? early.child : undefined;
-  if (early && !adopted) early.child.kill("SIGKILL");
   const links = await InputLinks.create();
   // As for one file: the worker boots and loads pdf.js while the options are checked and the folders listed.
-  let checked!: (stages: ComponentConfig[]) => void;
-  let refused!: (err: Error) => void;
-  const stages = new Promise<ComponentConfig[]>((res, rej) => ((checked = res), (refused = rej)));
-  const worker = new FileWorker({ folder: links.folder, baseDir: process.cwd(), stages, limits, needs: { lines: flags.format !== "text" || flags.tables !== undefined }, worker: adopted, warn: say });
-  worker.prestart();
+  const worker = await extractionWorker(flags, links.folder, early);
+  if (typeof worker === "number") return worker;
   try {
-    const configs = await stageConfigs(flags);
-    if (typeof configs === "number") {
-      refused(new Error("options refused"));
-      worker.kill();
-      return configs;
-    }
-    checked(configs);
     const inputs = await extractInputs(args);
     const files = inputs.flatMap((input) => (input.kind === "file" ? [input] : []));
     const stemList = outputStems(files.map((f) => f.relative));
