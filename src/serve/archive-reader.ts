@@ -14,7 +14,7 @@ import type { PageBox } from "../core/records.js";
 import { FTS_TABLE, TRIGRAM_TABLE, tableExists } from "../sinks/sqlite/archive-schema.js";
 import { ARCHIVE_SCHEMA_VERSION } from "../sinks/sqlite/document-rows.js";
 import { checkFullTextTables, hardenConnection } from "../sinks/sqlite/fts-tables-check.js";
-import { matchesInDocument, searchArchive, type PageMatch, type SearchOptions, type SearchResult } from "../sinks/sqlite/search.js";
+import { matchesInDocument, pageOffsets, searchArchive, type PageMatch, type SearchOptions, type SearchResult } from "../sinks/sqlite/search.js";
 
 export interface DocumentRecord {
   row: number;
@@ -290,8 +290,8 @@ export class ArchiveReader {
   /** Where each page's text starts and ends in the document's text (none before schema 6). */
   pageOffsets(document: DocumentRecord): PageOffsets[] {
     if (!this.pageColumnNames.has("char_start")) return [];
-    const rows = this.db.prepare("SELECT number, char_start, char_end FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number").all(document.row) as { number: number; char_start: number; char_end: number }[];
-    return rows.map((r) => ({ number: r.number, charStart: r.char_start, charEnd: r.char_end }));
+    // The query search ranks with (its pages_offsets index), not one of our own.
+    return pageOffsets(this.db, document.row).map((r) => ({ number: r.number, charStart: r.char_start, charEnd: r.char_end }));
   }
 
   /** One page's text as archived; undefined when the document has no such page. */

@@ -20,7 +20,7 @@ import { isAbsolute, resolve } from "node:path";
 import { QUERY_LIMITS } from "../../sinks/sqlite/fts-query.js";
 import { MAX_OFFSET, QueryError, type SearchHit, type SearchOptions } from "../../sinks/sqlite/search.js";
 import type { ArchiveInfo, ExamplesResponse, SearchHitJson, SearchResponse } from "../api-types.js";
-import type { ArchiveReader, DocumentRecord } from "../archive-reader.js";
+import type { ArchiveReader, DocumentRecord, PageOffsets } from "../archive-reader.js";
 import { exampleQueries } from "../example-queries.js";
 import { documentGroup, documentsInRankOrder, snippetAt, withoutRepeats, type DocumentMatch, type ShownHit } from "../hit-grouping.js";
 import { displayPath } from "../originals.js";
@@ -198,6 +198,7 @@ function rankedWindow<T>(archive: ArchiveReader, q: string, filters: Omit<Search
 class Places {
   private readonly spans = new Map<string, { charStart: number; charEnd: number } | undefined>();
   private readonly byDocument = new Map<string, DocumentMatch[] | undefined>();
+  private readonly offsets = new Map<string, PageOffsets[]>();
 
   constructor(
     private readonly archive: ArchiveReader,
@@ -213,17 +214,24 @@ class Places {
   /** The document's matches as offsets into its text; undefined for an archive without page offsets. */
   matches(document: DocumentRecord): DocumentMatch[] | undefined {
     if (!this.byDocument.has(document.documentId)) {
-      const pages = new Map(this.archive.pageOffsets(document).map((p) => [p.number, p.charStart]));
+      const pages = new Map(this.pagesOf(document).map((p) => [p.number, p.charStart]));
       const found = pages.size ? this.archive.matches(this.query, document, { substring: this.substring }).map((m) => ({ page: m.page, start: (pages.get(m.page) ?? 0) + m.start, end: (pages.get(m.page) ?? 0) + m.end })) : undefined;
       this.byDocument.set(document.documentId, found);
     }
     return this.byDocument.get(document.documentId);
   }
 
+  /** Where the document's pages stand in its text, read once per request. */
+  private pagesOf(document: DocumentRecord): PageOffsets[] {
+    let pages = this.offsets.get(document.documentId);
+    if (!pages) this.offsets.set(document.documentId, (pages = this.archive.pageOffsets(document)));
+    return pages;
+  }
+
   /** A snippet cut around `match` from its page's text, the page's matches marked in it. */
   snippetAt(document: DocumentRecord, match: DocumentMatch): { snippet: string; highlights: [number, number][] } | undefined {
     const text = this.archive.pageText(document, match.page);
-    const pageStart = this.archive.pageOffsets(document).find((p) => p.number === match.page)?.charStart;
+    const pageStart = this.pagesOf(document).find((p) => p.number === match.page)?.charStart;
     if (text === undefined || pageStart === undefined) return undefined;
     const onPage = (this.matches(document) ?? []).filter((m) => m.page === match.page).map((m): [number, number] => [m.start - pageStart, m.end - pageStart]);
     return snippetAt(text, onPage, match.start - pageStart);

@@ -191,7 +191,7 @@ function search(db: Database, query: string, options: SearchOptions): SearchResu
  * A document's pages with their offsets, from the pages_offsets index (schema 6): in a page row
  * they follow the page's text, so reading them there reads the whole text.
  */
-function pageOffsets(db: Database, documentRow: number): PageOffsets[] {
+export function pageOffsets(db: Database, documentRow: number): PageOffsets[] {
   return statement(db, "SELECT number, label, char_start, char_end FROM pages WHERE document_row = ? AND char_start IS NOT NULL ORDER BY number").all(documentRow) as PageOffsets[];
 }
 
@@ -537,7 +537,7 @@ interface ChunkOffsets {
   prefix_chars: number;
 }
 
-interface PageOffsets {
+export interface PageOffsets {
   number: number;
   label: string | null;
   char_start: number;
