@@ -13,9 +13,10 @@
 // serve` only), whose schema compilers write code that requires their own runtime files, and
 // bullmq with ioredis (the queue commands only; bullmq's msgpackr looks for a native addon).
 import { build } from "esbuild";
-import { chmod, readFile, rm } from "node:fs/promises";
+import { chmod, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { pdfjsPatches } from "./pdfjs-patches.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -112,33 +113,13 @@ await build({
 // The package's bin: `npx pagestream` in a checkout runs the file itself, through its #! line.
 await chmod(join(root, "dist/cli.js"), 0o755);
 
-/**
- * The one change made to pdf.js: `getTextContent` describes each font of a page in `styles` by its
- * generic family only ("serif", "monospace"), while the font's own name ("ABCDEF+Arial-BoldMT")
- * is what says it is bold, which headings are often told by (docs/extraction.md §1.5, §6.5). The
- * parser's style entry gets the font's name as `fontName` beside the family. The minified
- * parser is matched exactly once, or the build fails: a new pdf.js must be looked at again.
- */
-const FONT_STYLE = /fontFamily:([\w$]+)\.fallbackName,ascent:/g;
-const pdfjsFontNames = {
-  name: "pdfjs-font-names",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]pdfjs-dist[\\/]legacy[\\/]build[\\/]pdf\.worker\.min\.mjs$/ }, async (args) => {
-      const source = await readFile(args.path, "utf8");
-      const found = source.match(FONT_STYLE)?.length ?? 0;
-      if (found !== 1) throw new Error(`pdf.worker.min.mjs: expected the text styles' fontFamily once, found it ${found} times (pdf.js changed; see scripts/bundle.mjs)`);
-      return { contents: source.replace(FONT_STYLE, "fontFamily:$1.fallbackName,fontName:$1.name,ascent:"), loader: "js" };
-    });
-  },
-};
-
 // pdf.js as one script with a code cache of pagestream's own (src/stages/extract/pdfjs-script.ts):
 // its minified API and parser, each an ES module, written as one CommonJS-shaped function body
 // that `vm.Script` can compile with cached data (an ES module cannot be, on Node 20). Its
 // `import.meta.url` (which it uses to find @napi-rs/canvas) becomes a parameter that the loader
 // sets to the package's own pdf.min.mjs, the free name `DecompressionStream` resolves to the
-// loader's parameter of that name, not the global, and each text style carries its font's name
-// (pdfjsFontNames, above).
+// loader's parameter of that name, not the global, and the parser carries pagestream's patches
+// (scripts/pdfjs-patches.mjs).
 await build({
   absWorkingDir: root,
   stdin: {
@@ -153,6 +134,6 @@ await build({
   target: "node20.19",
   minifyWhitespace: true,
   define: { "import.meta.url": "__pdfjsModuleUrl" },
-  plugins: [pdfjsFontNames],
+  plugins: [pdfjsPatches],
   logLevel: "warning",
 });

@@ -2,7 +2,7 @@
  * What a font's name says of it. pdf.js describes a page's fonts by their generic family only
  * ("serif", "monospace", from the font's flags); the name the PDF gives the font
  * ("ABCDEF+Arial-BoldMT", "CMBX12", "DejaVuSansMono") is added to its style by pagestream's build
- * of pdf.js (scripts/bundle.mjs). Names follow conventions, not a standard, so these are the
+ * of pdf.js (scripts/pdfjs-patches.mjs). Names follow conventions, not a standard, so these are the
  * conventions of the producers that make most PDFs (docs/extraction.md §1.2, §1.5):
  * - weight words in the style part of the name: Bold, Black, Heavy, Semibold, Demibold,
  *   ExtraBold, UltraBold; URW's Nimbus fonts (Ghostscript's Times and Helvetica) spell bold

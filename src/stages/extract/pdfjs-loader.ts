@@ -9,6 +9,8 @@ import { runPdfJsScript } from "./pdfjs-script.js";
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 
 let pdfjsModule: Promise<PdfJs> | undefined;
+/** Whether the loaded pdf.js is pagestream's build, with its patches (scripts/pdfjs-patches.mjs). */
+let patched = false;
 
 const pdfjsDir = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
 
@@ -30,7 +32,10 @@ export function loadPdfJs(): Promise<PdfJs> {
     withNativeBuiltins(async () => {
       const minified = pathToFileURL(join(pdfjsDir, "legacy", "build", "pdf.min.mjs")).href;
       const script = runPdfJsScript(minified);
-      if (script) return script as PdfJs;
+      if (script) {
+        patched = true;
+        return script as PdfJs;
+      }
       const pdfjs = (await import(minified)) as PdfJs;
       await import(pathToFileURL(join(pdfjsDir, "legacy", "build", "pdf.worker.min.mjs")).href);
       return pdfjs;
@@ -42,6 +47,13 @@ export function loadPdfJs(): Promise<PdfJs> {
 export interface OpenOptions {
   /** Password for encrypted documents that need one to open. */
   password?: string;
+  /**
+   * Images are placed in the operator list, never decoded (scripts/pdfjs-patches.mjs): for
+   * reading text, where what a page paints matters and what its images hold does not. A
+   * renderer needs them decoded. pdf.js unpatched (tests of the TypeScript source before a
+   * build) decodes them either way.
+   */
+  placeImagesOnly?: boolean;
 }
 
 /**
@@ -53,7 +65,9 @@ export interface OpenOptions {
  * - the package's own standard-font data and CMaps, as plain directory paths (a `file://` URL
  *   fails in Node); without the CMaps, CJK text comes back empty;
  * - warnings off: a damaged file is reported through the error record, not the console;
- * - a copy of the bytes, because pdf.js detaches the array it is given.
+ * - a copy of the bytes, because pdf.js detaches the array it is given;
+ * - with `placeImagesOnly`, every image above 1 pixel is left undecoded (a 1×1 one is decoded,
+ *   as pdf.js tells a solid-colour mask by its pixel).
  *
  * The caller must `loadingTask.destroy()` the returned document in a `finally`.
  */
@@ -73,6 +87,7 @@ export async function openPdf(bytes: Uint8Array, options: OpenOptions = {}): Pro
     standardFontDataUrl: join(pdfjsDir, "standard_fonts") + "/",
     cMapUrl: join(pdfjsDir, "cmaps") + "/",
     cMapPacked: true,
+    ...(options.placeImagesOnly && patched ? { maxImageSize: 1 } : {}),
   });
   try {
     return await task.promise;

@@ -121,7 +121,7 @@ async function* extractPages(
   password: string | undefined,
 ): AsyncGenerator<PageRecord> {
   const { input } = context;
-  const pdf = await openPdf(input.bytes, { password });
+  const pdf = await openPdf(input.bytes, { password, placeImagesOnly: true });
   try {
     const pageCount = pdf.numPages;
     if (pageCount === 0) throw new DocumentError("no_pages", "the document has no pages (its page tree is empty)");
