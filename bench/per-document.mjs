@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// Part of `npm run bench`: pagestream's extract stage against raw pdf.js, document by document,
+// over every corpus set (../shared/corpus/*/ *.pdf), to find the documents pagestream is slowest
+// on for its size: the worst and the median of (pagestream's seconds ÷ raw pdf.js's seconds).
+// A total over a corpus hides a class of pages that costs ten times its text; this row shows it.
+//
+//   node bench/per-document.mjs [--reps N] [--top K]
+//   PAGESTREAM_BENCH_CORPUS=DIR   a folder of corpus sets (default ../shared/corpus)
+//   PAGESTREAM_BENCH_DIST=DIR     the build to measure (default dist/)
+//
+// Each side is one warm child process that reads every document in turn, twice, timing the
+// second (so pdf.js's import and the first compile of each code path count for neither): raw pdf.js
+// is what ../shared/bench/raw-pdfjs.mjs does (getTextContent on every page, nothing else);
+// pagestream is the extract stage through the per-document API (`processFile`), as a worker runs it,
+// with no sink. The two alternate, N repetitions each (default 3), and each document's time is its
+// median. The `bad` set (damaged files, decompression bombs) is not timed: it measures refusals,
+// not reading. Documents that either side cannot read are left out and counted. Writes
+// bench/results/per-document.json; asserts nothing.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = resolve(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+
+// ------------------------------------------------------------------------ the timing children
+if (args[0] === "--child") {
+  const [, side, listFile] = args;
+  const { readFile } = await import("node:fs/promises");
+  const files = JSON.parse(await readFile(listFile, "utf8"));
+  const time = await (side === "raw" ? rawPdfJs() : pagestreamExtract());
+  const seconds = {};
+  for (const file of files) {
+    // Read once untimed: the code paths this kind of document takes are compiled for both sides alike.
+    await time(file).catch(() => {});
+    const t0 = process.hrtime.bigint();
+    const ok = await time(file).then(() => true, () => false);
+    if (ok) seconds[file] = Number(process.hrtime.bigint() - t0) / 1e9;
+  }
+  process.stdout.write(JSON.stringify(seconds));
+  process.exit(0);
+}
+
+/** raw-pdfjs.mjs's work on one file: pdf.js as published, getTextContent on every page. */
+async function rawPdfJs() {
+  Promise.withResolvers ??= function () {
+    let resolve, reject;
+    const promise = new this((a, b) => ((resolve = a), (reject = b)));
+    return { promise, resolve, reject };
+  };
+  const pkgDir = dirname(createRequire(join(root, "noop.js")).resolve("pdfjs-dist/package.json"));
+  const pdfjs = await import(pathToFileURL(join(pkgDir, "legacy/build/pdf.mjs")).href);
+  const { readFile } = await import("node:fs/promises");
+  return async (file) => {
+    const task = pdfjs.getDocument({
+      data: new Uint8Array(await readFile(file)),
+      isEvalSupported: false,
+      verbosity: pdfjs.VerbosityLevel.ERRORS,
+      standardFontDataUrl: join(pkgDir, "standard_fonts") + "/",
+      cMapUrl: join(pkgDir, "cmaps") + "/",
+      cMapPacked: true,
+    });
+    try {
+      const doc = await task.promise;
+      for (let i = 1; i <= doc.numPages; i++) {
+        const page = await doc.getPage(i);
+        await page.getTextContent();
+        page.cleanup();
+      }
+    } finally {
+      await task.destroy();
+    }
+  };
+}
+
+/** The extract stage (default options) on one file, as an extraction worker runs it. */
+async function pagestreamExtract() {
+  const distDir = process.env.PAGESTREAM_BENCH_DIST ?? join(root, "dist");
+  const dist = (p) => import(pathToFileURL(resolve(distDir, p)).href);
+  const { processFile } = await dist("run/process-document.js");
+  const { loadSpec } = await dist("pipeline/registry.js");
+  const spec = await loadSpec("stage", "extract", process.cwd());
+  const stages = [await spec.create(spec.options.parse({}), { baseDir: process.cwd(), warn: () => {} })];
+  return async (file) => {
+    const result = await processFile(file, stages);
+    if (result.status !== "ok") throw new Error(result.error.code);
+  };
+}
+
+
+// ------------------------------------------------------------------------------ the parent
+const reps = option("--reps", Number(process.env.PAGESTREAM_BENCH_REPS ?? 3));
+const top = option("--top", 8);
+const corpusDir = resolve(process.env.PAGESTREAM_BENCH_CORPUS ?? join(root, "..", "shared", "corpus"));
+if (!existsSync(corpusDir)) {
+  console.log(`per-document: no corpus at ${corpusDir}, nothing measured (set PAGESTREAM_BENCH_CORPUS).`);
+  process.exit(0);
+}
+const files = readdirSync(corpusDir)
+  .filter((set) => set !== "bad" && statSync(join(corpusDir, set)).isDirectory())
+  .flatMap((set) => readdirSync(join(corpusDir, set)).filter((f) => /\.pdf$/i.test(f)).map((f) => join(corpusDir, set, f)))
+  .sort();
+const resultsDir = join(root, "bench", "results");
+mkdirSync(resultsDir, { recursive: true });
+const listFile = join(resultsDir, "per-document-files.json");
+writeFileSync(listFile, JSON.stringify(files));
+
+const runs = { raw: [], pagestream: [] };
+for (let rep = 1; rep <= reps; rep++) {
+  for (const side of rep % 2 ? ["raw", "pagestream"] : ["pagestream", "raw"]) {
+    console.error(`  per-document  ${side}  rep ${rep}/${reps} (${files.length} files)`);
+    const child = spawnSync(process.execPath, [import.meta.filename, "--child", side, listFile], { encoding: "utf8", maxBuffer: 64 << 20, cwd: root });
+    if (child.status !== 0) throw new Error(`per-document ${side} child failed: ${child.stderr}`);
+    runs[side].push(JSON.parse(child.stdout));
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const rows = [];
+let unread = 0;
+for (const file of files) {
+  const raw = runs.raw.map((r) => r[file]).filter((s) => s !== undefined);
+  const ours = runs.pagestream.map((r) => r[file]).filter((s) => s !== undefined);
+  if (raw.length < reps || ours.length < reps) {
+    unread++;
+    continue;
+  }
+  rows.push({ file: relative(corpusDir, file), raw: median(raw), pagestream: median(ours), ratio: median(ours) / median(raw) });
+}
+rows.sort((a, b) => b.ratio - a.ratio);
+const ratios = rows.map((r) => r.ratio);
+const summary = {
+  documents: rows.length,
+  unread,
+  worst: rows[0],
+  median_ratio: median(ratios),
+  total_ratio: rows.reduce((a, r) => a + r.pagestream, 0) / rows.reduce((a, r) => a + r.raw, 0),
+};
+writeFileSync(join(resultsDir, "per-document.json"), JSON.stringify({ reps, corpus: corpusDir, summary, rows }, null, 2) + "\n");
+
+const f = (x) => x.toFixed(2);
+console.log(`\n### Per document: extract stage ÷ raw pdf.js (${rows.length} documents of ${basename(corpusDir)}/*, ${unread} unreadable left out, median of ${reps})\n`);
+console.log(`| | ratio |\n|---|---|\n| median document | ${f(summary.median_ratio)}× |\n| worst document (${summary.worst.file}) | ${f(summary.worst.ratio)}× |\n| all documents, total time | ${f(summary.total_ratio)}× |\n`);
+console.log(`| worst ${top} | pagestream s | raw pdf.js s | ratio |\n|---|---|---|---|`);
+for (const r of rows.slice(0, top)) console.log(`| ${r.file} | ${r.pagestream.toFixed(3)} | ${r.raw.toFixed(3)} | ${f(r.ratio)}× |`);
