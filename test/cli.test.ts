@@ -66,12 +66,12 @@ describe("pagestream extract", () => {
     const r = cli(["extract", "fixtures/two-pages.pdf", "--format", "json"]);
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(["document", "pages", "tables", "warnings"]);
-    expect(out.document).toMatchObject({ pageCount: 2, tagged: false, title: expect.any(String) });
-    expect(out.document.documentId).toMatch(/^[0-9a-f]{64}$/);
+    expect(out.document).toMatchObject({ page_count: 2, tagged: false, title: expect.any(String) });
+    expect(out.document.document_id).toMatch(/^[0-9a-f]{64}$/);
     expect(out.pages.map((p: { number: number }) => p.number)).toEqual([1, 2]);
     expect(Object.keys(out.pages[0]).slice(0, 2)).toEqual(["number", "text"]);
-    expect(out.pages[0]).toMatchObject({ empty: false, orderSource: "geometry", mode: "reflow" });
-    expect(out.pages[0].lines[0].runs[0]).toMatchObject({ text: expect.any(String), x: expect.any(Number), fontSize: expect.any(Number) });
+    expect(out.pages[0]).toMatchObject({ empty: false, order_source: "geometry", mode: "reflow" });
+    expect(out.pages[0].lines[0].runs[0]).toMatchObject({ text: expect.any(String), x: expect.any(Number), font_size: expect.any(Number) });
   });
 
   it("prints Markdown with --format markdown: headings at their levels, list items, code fenced, tables as pipe tables", () => {

@@ -9,6 +9,7 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { EXIT } from "../exit-codes.js";
 import type { DocumentResult, PageRecord, TextFormat } from "../core/records.js";
+import { wireKeys } from "../core/wire-keys.js";
 import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "../pipeline/limits.js";
 import { FileWorker, splitFile, type FileLimits } from "../run/file-worker.js";
 import type { ComponentConfig } from "../run/worker-protocol.js";
@@ -201,12 +202,13 @@ export function textOutput(pages: readonly PageRecord[], format: TextFormat, mar
 }
 
 export function jsonOutput(result: Extract<DocumentResult, { status: "ok" }>, tables: readonly DocumentTable[]): object {
-  return {
+  // snake_case like every other surface that leaves the process (src/core/wire-keys.ts).
+  return wireKeys({
     document: result.document,
     pages: result.pages.map(({ type: _type, documentId: _id, uri: _uri, number, text, ...fields }) => ({ number, text, ...fields, ...pageBoxes({ number, ...fields }) })),
     tables: tables.map((t) => ({ page: t.page, pages: t.pages, index: t.index, rows: t.rows.length, columns: t.rows[0]?.length ?? 0, cells: tableCells(t) })),
     warnings: result.warnings,
-  };
+  }) as object;
 }
 
 /** A page's lines with their box, its paragraphs with theirs (one per column piece), on the page as displayed. */

@@ -52,6 +52,6 @@ describe("images placed, never decoded", () => {
     const { stdout } = await promisify(execFile)(process.execPath, [join(PACKAGE_ROOT, "dist", "cli.js"), "extract", "--format", "json", file], { maxBuffer: 16 << 20 });
     const { document, pages } = JSON.parse(stdout);
     expect(document.scan).toBe(true);
-    expect(pages[0]).toMatchObject({ images: 1, scan: true, scanReason: "image_only", text: "" });
+    expect(pages[0]).toMatchObject({ images: 1, scan: true, scan_reason: "image_only", text: "" });
   }, 120_000);
 });
