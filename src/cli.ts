@@ -147,6 +147,7 @@ program
   .option("--host <address>", "address to listen on; anything but loopback lets other machines in, and warns", "127.0.0.1")
   .option("--token <token>", "require this token on every request (default: $PAGESTREAM_TOKEN); the address printed carries it")
   .option("--max-upload-mb <n>", "largest PDF the page may drop, in MiB (at most the pipeline's max_file_bytes)", positiveInt, 100)
+  .option("--request-timeout-seconds <n>", "longest a request may take to arrive, headers and body (an upload included)", positiveInt, 120)
   .action(async (opts: import("./cli/serve-command.js").ServeFlags) => {
     const { serveCommand } = await import("./cli/serve-command.js");
     process.exitCode = await serveCommand(opts);

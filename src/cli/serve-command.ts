@@ -17,6 +17,7 @@ export interface ServeFlags {
   token?: string;
   pipeline?: string;
   maxUploadMb: number;
+  requestTimeoutSeconds: number;
 }
 
 export async function serveCommand(flags: ServeFlags): Promise<number> {
@@ -62,6 +63,7 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     host: flags.host,
     port: () => port,
     ...(token ? { token } : {}),
+    requestTimeoutSeconds: flags.requestTimeoutSeconds,
     logError: say,
   });
   try {

@@ -4,8 +4,13 @@
  * Every request passes the access checks (Host, token, the origin of a POST; see
  * access-control.ts) before any route, and every answer carries the security headers (see
  * security-headers.ts). Errors are JSON with a code and a sentence — a bad query is a 400, an
- * unknown document or path a 404, a file over the upload limit a 413 — and a 500 is logged and
- * answered without the details.
+ * unknown document or path a 404, a file over the upload limit a 413, an upload while the
+ * server takes as many as it will a 503 — and a 500 is logged and answered without the details.
+ *
+ * Timeouts, so that a client cannot hold a connection for ever: a request must arrive whole
+ * (headers and body) within the request timeout (408 and closed past it: a body trickled a byte
+ * at a time is cut off), and a connection on which nothing moves either way for longer than an
+ * upload can take to be answered is closed.
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { ApiError } from "./api-types.js";
@@ -21,6 +26,7 @@ import { uploadRoutes } from "./routes/upload-routes.js";
 import { SECURITY_HEADERS } from "./security-headers.js";
 import type { UploadExtraction } from "./upload-extraction.js";
 import type { UploadSaver } from "./upload-saving.js";
+import { UPLOADS_AT_ONCE } from "./upload-slots.js";
 
 export interface ServerOptions {
   /** The archive file as the user named it, for the page. */
@@ -38,6 +44,8 @@ export interface ServerOptions {
   /** The port the server listens on (for the Host check; 0 until it listens). */
   port: () => number;
   token?: string;
+  /** Longest a request may take to arrive, headers and body. */
+  requestTimeoutSeconds: number;
   /** Where a server error is reported. */
   logError(message: string): void;
 }
@@ -47,6 +55,11 @@ export function sendError(reply: FastifyReply, status: number, code: string, mes
 }
 
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
+  const requestTimeoutMs = options.requestTimeoutSeconds * 1000;
+  // The longest a connection may be silent: while an upload waits for the extraction worker to
+  // finish the other one and then its own (each up to the pipeline's timeout_seconds), no byte
+  // moves; a minute more for starting the worker and sending the answer.
+  const idleMs = Math.max(requestTimeoutMs, (UPLOADS_AT_ONCE * options.extraction.limits.timeout_seconds + 60) * 1000);
   const app = Fastify({
     logger: false,
     // The upload routes set their own limit; everything else has no body worth more than this.
@@ -59,6 +72,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // refused before its body was read is not idle, and would hold the stop for the
     // keep-alive timeout (72 s).
     forceCloseConnections: true,
+    requestTimeout: requestTimeoutMs,
+    connectionTimeout: idleMs,
+    http: {
+      // Headers arrive within the request's time too (Node's default is 60 s, whatever the request timeout).
+      headersTimeout: Math.min(60_000, requestTimeoutMs),
+      // How often Node looks for requests past their time (30 s by default): a quarter of the
+      // timeout, so a short one is kept to within a quarter.
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(requestTimeoutMs / 4))),
+    },
   });
 
   app.addHook("onRequest", async (request, reply) => {
@@ -77,7 +99,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-      return sendError(reply, 413, "too_large", `the file is larger than the upload limit (${mib(options.maxUploadBytes)}); run \`pagestream extract\` on it instead`);
+      // Uploads stream to a file and answer their own 413 (upload-routes.ts); this is any other body.
+      return sendError(reply, 413, "too_large", "the request's body is larger than this address takes");
     }
     if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return sendError(reply, 415, "not_pdf", "send the PDF's bytes as application/pdf");
     if (error.code === "FST_ERR_CTP_EMPTY_BODY") return sendError(reply, 400, "empty_file", "the file is empty (0 bytes)");

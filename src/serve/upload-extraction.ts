@@ -4,13 +4,13 @@
  * like a hostile file in a run, and the server goes on). Nothing is stored in the archive.
  *
  * A worker reads every document through a source of its own, never from the run's memory; an
- * upload is therefore written to a private folder of the server's (under a random name, removed
- * once extracted) and handed to the worker as an item of a folder source over that folder. The
+ * upload is therefore streamed into the server's private upload folder (uploadFolder(), in the
+ * system's temp folder: TMPDIR) and handed to the worker as an item of a folder source over that
+ * folder. The
  * stages are the pipeline's, without chunking (nothing here needs chunks); without a pipeline
  * file, the stages `pagestream extract` runs, with their defaults.
  */
-import { randomUUID } from "node:crypto";
-import { mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DocumentResult } from "../core/records.js";
@@ -20,6 +20,7 @@ import { loadSpec } from "../pipeline/registry.js";
 import { WorkerPool } from "../run/worker-pool.js";
 import type { ComponentConfig } from "../run/worker-protocol.js";
 import { fileItem } from "../sources/folder-item.js";
+import type { ReceivedUpload } from "./upload-receiving.js";
 
 export type Limits = Pick<RunSettings, "max_pages" | "timeout_seconds" | "max_worker_memory_mb" | "max_file_bytes">;
 
@@ -45,9 +46,14 @@ export class UploadExtraction {
     return new UploadExtraction(baseDir, stages, limits, warn);
   }
 
-  /** Runs the bytes of a dropped file through the stages. Never rejects for a bad file: that is a failed result. */
-  async extract(name: string, bytes: Uint8Array): Promise<DocumentResult> {
-    const folder = await (this.folder ??= mkdtemp(join(tmpdir(), "pagestream-uploads-")));
+  /** The private folder (mode 0700) uploads are received into, made at the first upload and removed by close(). */
+  uploadFolder(): Promise<string> {
+    return (this.folder ??= mkdtemp(join(tmpdir(), "pagestream-uploads-")));
+  }
+
+  /** Runs a dropped file, received into uploadFolder(), through the stages. Never rejects for a bad file: that is a failed result. */
+  async extract(name: string, upload: ReceivedUpload): Promise<DocumentResult> {
+    const folder = await this.uploadFolder();
     // One worker, started at the first upload (pdf.js costs ~0.3 s to import) and kept for the next.
     const folderSpec = await loadSpec("source", "folder", this.baseDir);
     this.pool ??= WorkerPool.start({
@@ -64,15 +70,9 @@ export class UploadExtraction {
       maxWorkerMemoryMb: this.limits.max_worker_memory_mb,
       warn: this.warn,
     });
-    const file = `${randomUUID()}.pdf`;
-    await writeFile(join(folder, file), bytes);
-    try {
-      const outcome = await this.pool.run({ item: fileItem(file, `upload:${name}`, bytes.length, Date.now()) });
-      if (!outcome || outcome.kind !== "processed") throw new Error("the server is stopping");
-      return outcome.result;
-    } finally {
-      await unlink(join(folder, file)).catch(() => {});
-    }
+    const outcome = await this.pool.run({ item: fileItem(upload.file, `upload:${name}`, upload.size, Date.now()) });
+    if (!outcome || outcome.kind !== "processed") throw new Error("the server is stopping");
+    return outcome.result;
   }
 
   async close(): Promise<void> {

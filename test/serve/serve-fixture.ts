@@ -30,6 +30,8 @@ export async function archiveFolder(extra: Record<string, Buffer> = {}): Promise
 
 export interface Served {
   url: string;
+  /** The server's process id, for its memory in /proc. */
+  pid: number;
   /** What the server wrote to stderr so far. */
   stderr(): string;
   stop(): Promise<number | null>;
@@ -49,6 +51,7 @@ export async function serve(cwd: string, args: string[] = [], env: NodeJS.Proces
   });
   return {
     url,
+    pid: child.pid!,
     stderr: () => stderr,
     // SIGTERM, as a user stops it; a server still running 20 s later is killed, and its exit
     // code (null) says so.
