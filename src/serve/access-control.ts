@@ -38,13 +38,25 @@ export function tokenMatches(expected: string, presented: string | undefined): b
   return timingSafeEqual(a, b);
 }
 
-/** The token a request carries: Authorization: Bearer, or the page's cookie. */
+/** A token cookie that is not valid percent-encoding: a request the server cannot read (400), not a wrong token. */
+export class MalformedCookie extends Error {
+  constructor(readonly cookie: string) {
+    super(`the ${cookie} cookie is not valid percent-encoding: delete it and open the address \`pagestream serve\` printed`);
+  }
+}
+
+/** The token a request carries: Authorization: Bearer, or the page's cookie. Throws MalformedCookie. */
 export function presentedToken(headers: { authorization?: string; cookie?: string }): string | undefined {
   const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? "")?.[1];
   if (bearer) return bearer.trim();
   for (const part of (headers.cookie ?? "").split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === TOKEN_COOKIE) return decodeURIComponent(value.join("="));
+    if (name !== TOKEN_COOKIE) continue;
+    try {
+      return decodeURIComponent(value.join("="));
+    } catch {
+      throw new MalformedCookie(TOKEN_COOKIE);
+    }
   }
   return undefined;
 }

@@ -3,8 +3,8 @@
  *
  * Every request passes the access checks (Host, token, the origin of a POST; see
  * access-control.ts) before any route, and every answer carries the security headers (see
- * security-headers.ts). Errors are JSON with a code and a sentence — a bad query is a 400, an
- * unknown document or path a 404, a file over the upload limit a 413, an upload while the
+ * security-headers.ts). Errors are JSON with a code and a sentence — a bad query or an
+ * unreadable token cookie is a 400, an unknown document or path a 404, a file over the upload limit a 413, an upload while the
  * server takes as many as it will a 503 — and a 500 is logged and answered without the details.
  *
  * Timeouts, so that a client cannot hold a connection for ever: a request must arrive whole
@@ -14,7 +14,7 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { ApiError } from "./api-types.js";
-import { allowedHosts, isLoopback, presentedToken, tokenCookie, tokenMatches } from "./access-control.js";
+import { allowedHosts, isLoopback, MalformedCookie, presentedToken, tokenCookie, tokenMatches } from "./access-control.js";
 import type { ArchiveReader } from "./archive-reader.js";
 import type { Assets } from "./assets.js";
 import type { SourceAccess } from "./originals.js";
@@ -130,7 +130,13 @@ function refuse(request: FastifyRequest, options: ServerOptions): { status: numb
   }
   if (options.token) {
     const url = new URL(request.url, "http://server");
-    const presented = presentedToken(request.headers) ?? url.searchParams.get("token") ?? undefined;
+    let presented: string | undefined;
+    try {
+      presented = presentedToken(request.headers) ?? url.searchParams.get("token") ?? undefined;
+    } catch (err) {
+      if (err instanceof MalformedCookie) return { status: 400, code: "bad_cookie", message: err.message };
+      throw err;
+    }
     if (!tokenMatches(options.token, presented)) {
       return { status: 401, code: "token_required", message: "this server needs its token: open the address `pagestream serve` printed (with ?token=…), or send Authorization: Bearer <token>" };
     }

@@ -347,6 +347,20 @@ describe("pagestream serve: limits and tokens", () => {
     }
   });
 
+  it("answers a token cookie that is not valid percent-encoding with a 400 naming the cookie, not a 500", async () => {
+    const guarded = await serve(dir, ["--token", "s3cret-Token"]);
+    try {
+      const response = await fetch(new URL("/api/archive", new URL(guarded.url).origin), { headers: { cookie: "pagestream_token=%E0%A4%A" } });
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as ApiError;
+      expect(error.code).toBe("bad_cookie");
+      expect(error.message).toContain("pagestream_token");
+      expect(guarded.stderr()).not.toContain("URIError");
+    } finally {
+      await guarded.stop();
+    }
+  });
+
   it("takes the token from PAGESTREAM_TOKEN too, and warns when it listens beyond loopback", async () => {
     const guarded = await serve(dir, ["--host", "0.0.0.0"], { PAGESTREAM_TOKEN: "from-env" });
     try {

@@ -3,7 +3,7 @@
  * hits grouped by document, a hit's words found on the drawn page, download names, example queries.
  */
 import { describe, expect, it } from "vitest";
-import { allowedHosts, isLoopback, presentedToken, tokenMatches } from "../../src/serve/access-control.js";
+import { allowedHosts, isLoopback, MalformedCookie, presentedToken, tokenMatches } from "../../src/serve/access-control.js";
 import type { PageJson } from "../../src/serve/api-types.js";
 import { exampleQueries } from "../../src/serve/example-queries.js";
 import { documentGroup, documentsInRankOrder, snippetAt, withoutRepeats } from "../../src/serve/hit-grouping.js";
@@ -46,6 +46,12 @@ describe("who may ask", () => {
     expect(presentedToken({})).toBeUndefined();
     expect(tokenMatches("secret", "secret")).toBe(true);
     expect(["secre", "secret ", "SECRET", "", undefined].map((t) => tokenMatches("secret", t))).toEqual([false, false, false, false, false]);
+  });
+
+  it("calls a token cookie that is not percent-encoding malformed, naming it, and ignores other cookies' encoding", () => {
+    expect(() => presentedToken({ cookie: "pagestream_token=%E0%A4%A" })).toThrow(MalformedCookie);
+    expect(() => presentedToken({ cookie: "pagestream_token=%" })).toThrow(/pagestream_token cookie/);
+    expect(presentedToken({ cookie: "tracker=%E0%A4%A; pagestream_token=ok" })).toBe("ok");
   });
 });
 
