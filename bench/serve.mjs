@@ -173,11 +173,11 @@ if (existsSync(CHROMIUM)) {
   const toHtml = [];
   for (const q of mix["two words"].slice(0, 6)) {
     const t = now();
-    await page.goto(`${url}?q=${encodeURIComponent(q)}`);
+    await page.goto(new URL(`/?q=${encodeURIComponent(q)}`, url).href);
     await page.waitForSelector(".hit, .status:has-text('No matches')");
     toHit.push(ms(t));
     const u = now();
-    await page.goto(`${url}assets/icon.svg`);
+    await page.goto(new URL("/assets/icon.svg", url).href);
     toHtml.push(ms(u));
   }
   // The first load pays for compiling the page's script once: the median leaves it out.

@@ -144,8 +144,8 @@ program
   .option("--db <file>", "the archive (default: the sqlite sink of --pipeline, or of ./pipeline.yaml, else out/archive.sqlite)")
   .option("--pipeline <file>", "the pipeline that writes the archive: its source holds the originals, its stages take a dropped PDF and its folder the file added (default: the pipeline the archive recorded, while it still writes it)")
   .option("--port <n>", "port to listen on (0: any free one)", port, 8080)
-  .option("--host <address>", "address to listen on; anything but loopback lets other machines in, and warns", "127.0.0.1")
-  .option("--token <token>", "require this token on every request (default: $PAGESTREAM_TOKEN); the address printed carries it")
+  .option("--host <address>", "address to listen on; anything but loopback lets other machines in, needs the token on every request, and warns", "127.0.0.1")
+  .option("--token <token>", "require this token on every request (default: $PAGESTREAM_TOKEN; else one is made, needed to add files and, off loopback, for everything); the address printed carries it")
   .option("--max-upload-mb <n>", "largest PDF the page may drop, in MiB (at most the pipeline's max_file_bytes)", positiveInt, 100)
   .option("--request-timeout-seconds <n>", "longest a request may take to arrive, headers and body (an upload included)", positiveInt, 120)
   .action(async (opts: import("./cli/serve-command.js").ServeFlags) => {

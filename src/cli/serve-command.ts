@@ -3,6 +3,10 @@
  * (the stages a dropped PDF goes through, the folder "Add to the archive" saves into) and the
  * source its originals are read from are chosen as for every command that reads an archive
  * (archive-choice.ts) and named at start; serves until SIGINT or SIGTERM, then exits 0.
+ *
+ * Without --token (or PAGESTREAM_TOKEN) the server makes one and prints it in its address, as
+ * Jupyter does: on loopback it guards adding files to the source folder, beyond loopback every
+ * request (access-control.ts).
  */
 import { chooseArchive } from "./archive-choice.js";
 import { EXIT } from "../exit-codes.js";
@@ -29,7 +33,7 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
   }
   const { file: db, shown, pipeline, source } = chosen.choice;
   const config = pipeline?.config;
-  const token = flags.token ?? (process.env.PAGESTREAM_TOKEN || undefined);
+  const givenToken = flags.token ?? (process.env.PAGESTREAM_TOKEN || undefined);
 
   const { ArchiveReader } = await import("../serve/archive-reader.js");
   const { Assets } = await import("../serve/assets.js");
@@ -37,7 +41,8 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
   const { UploadExtraction } = await import("../serve/upload-extraction.js");
   const { uploadSaver } = await import("../serve/upload-saving.js");
   const { createServer } = await import("../serve/server.js");
-  const { isLoopback } = await import("../serve/access-control.js");
+  const { generatedToken, isLoopback, tokenRule } = await import("../serve/access-control.js");
+  const token = givenToken ?? generatedToken();
 
   let archive;
   try {
@@ -62,7 +67,8 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
     maxFileBytes: extraction.limits.max_file_bytes,
     host: flags.host,
     port: () => port,
-    ...(token ? { token } : {}),
+    token,
+    tokenRule: tokenRule(flags.host, givenToken !== undefined),
     requestTimeoutSeconds: flags.requestTimeoutSeconds,
     logError: say,
   });
@@ -78,10 +84,10 @@ export async function serveCommand(flags: ServeFlags): Promise<number> {
   const address = app.server.address();
   if (address && typeof address === "object") port = address.port;
   if (!isLoopback(flags.host)) {
-    say(`listening on ${flags.host}, not only this machine: anyone who can reach it can read the archive${token ? "" : " — set --token (or PAGESTREAM_TOKEN) to require one"}`);
+    say(`listening on ${flags.host}, not only this machine: every request needs the token${givenToken ? "" : " made for this start (give --token or PAGESTREAM_TOKEN to choose one)"}, and anyone who has it can read the archive`);
   }
   const host = flags.host.includes(":") ? `[${flags.host}]` : flags.host;
-  process.stdout.write(`pagestream: serving ${shown} at http://${host}:${port}/${token ? `?token=${encodeURIComponent(token)}` : ""}\n`);
+  process.stdout.write(`pagestream: serving ${shown} at http://${host}:${port}/?token=${encodeURIComponent(token)}\n`);
 
   await new Promise<void>((done) => {
     const stop = () => done();

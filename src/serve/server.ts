@@ -4,8 +4,9 @@
  * Every request passes the access checks (Host, token, the origin of a POST; see
  * access-control.ts) before any route, and every answer carries the security headers (see
  * security-headers.ts). Errors are JSON with a code and a sentence — a bad query or an
- * unreadable token cookie is a 400, an unknown document or path a 404, a file over the upload limit a 413, an upload while the
- * server takes as many as it will a 503 — and a 500 is logged and answered without the details.
+ * unreadable token cookie is a 400, an unknown document or path a 404, a file over the upload
+ * limit a 413, an upload while the server takes as many as it will a 503 — and a 500 is logged
+ * and answered without the details.
  *
  * Timeouts, so that a client cannot hold a connection for ever: a request must arrive whole
  * (headers and body) within the request timeout (408 and closed past it: a body trickled a byte
@@ -14,7 +15,7 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { ApiError } from "./api-types.js";
-import { allowedHosts, isLoopback, MalformedCookie, presentedToken, tokenCookie, tokenMatches } from "./access-control.js";
+import { allowedHosts, isLoopback, MalformedCookie, presentedToken, tokenCookie, tokenCookieName, tokenMatches, type TokenRule } from "./access-control.js";
 import type { ArchiveReader } from "./archive-reader.js";
 import type { Assets } from "./assets.js";
 import type { SourceAccess } from "./originals.js";
@@ -43,11 +44,21 @@ export interface ServerOptions {
   host: string;
   /** The port the server listens on (for the Host check; 0 until it listens). */
   port: () => number;
-  token?: string;
+  /** The server's token: given, or made at start (see access-control.ts). */
+  token: string;
+  /** Which requests need it. */
+  tokenRule: TokenRule;
   /** Longest a request may take to arrive, headers and body. */
   requestTimeoutSeconds: number;
   /** Where a server error is reported. */
   logError(message: string): void;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route adds a file to the source folder: it needs the token even on loopback. */
+    adds?: boolean;
+  }
 }
 
 export function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
@@ -88,11 +99,14 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     const refusal = refuse(request, options);
     if (refusal) return sendError(reply, refusal.status, refusal.code, refusal.message);
     // The address the server prints carries the token once: it becomes a cookie, and the
-    // address is shown again without it (so it is not kept in history or bookmarks).
+    // address is shown again without it (so it is not kept in history or bookmarks). An old
+    // token (a server that made its own makes a new one at each start) sets nothing.
     const url = new URL(request.url, "http://server");
-    if (options.token && url.searchParams.has("token") && request.method === "GET") {
+    if (url.searchParams.has("token") && request.method === "GET") {
+      const presented = url.searchParams.get("token")!;
       url.searchParams.delete("token");
-      return reply.header("set-cookie", tokenCookie(options.token)).redirect(url.pathname + url.search, 303);
+      if (tokenMatches(options.token, presented)) reply.header("set-cookie", tokenCookie(tokenCookieName(options.port()), options.token));
+      return reply.redirect(url.pathname + url.search, 303);
     }
     return undefined;
   });
@@ -128,17 +142,17 @@ function refuse(request: FastifyRequest, options: ServerOptions): { status: numb
       return { status: 403, code: "wrong_host", message: `this server answers only to its own address (http://${options.host}:${options.port()}/), not to ${JSON.stringify(host.slice(0, 100))}` };
     }
   }
-  if (options.token) {
-    const url = new URL(request.url, "http://server");
+  if (options.tokenRule === "every_request" || request.routeOptions.config?.adds === true) {
     let presented: string | undefined;
     try {
-      presented = presentedToken(request.headers) ?? url.searchParams.get("token") ?? undefined;
+      presented = presentedToken(request.headers, tokenCookieName(options.port())) ?? new URL(request.url, "http://server").searchParams.get("token") ?? undefined;
     } catch (err) {
       if (err instanceof MalformedCookie) return { status: 400, code: "bad_cookie", message: err.message };
       throw err;
     }
     if (!tokenMatches(options.token, presented)) {
-      return { status: 401, code: "token_required", message: "this server needs its token: open the address `pagestream serve` printed (with ?token=…), or send Authorization: Bearer <token>" };
+      const what = options.tokenRule === "every_request" ? "this server needs its token" : "adding a file to the source folder needs this server's token";
+      return { status: 401, code: "token_required", message: `${what}: open the address \`pagestream serve\` printed (with ?token=…), or send Authorization: Bearer <token>` };
     }
   }
   if (request.method !== "GET" && request.method !== "HEAD") {

@@ -298,11 +298,12 @@ describe("pagestream serve: a dropped PDF", () => {
 
   it("adds it to the source folder when asked, never over a file that is there, and the next run, writing while the server reads, ingests it", async () => {
     const bytes = await readFile("fixtures/two-pages.pdf");
-    const response = await post("/api/add?name=../../Two%20Pages.pdf", bytes);
+    const withToken = { "content-type": "application/pdf", authorization: `Bearer ${server.token}` };
+    const response = await post("/api/add?name=../../Two%20Pages.pdf", bytes, withToken);
     expect(response.status).toBe(201);
     expect(await response.json()).toEqual({ saved: "Two-Pages.pdf" });
-    expect((await stat(join(dir, "fixtures/samples/Two-Pages.pdf"))).size).toBe(bytes.length);
-    const again = await post("/api/add?name=Two-Pages.pdf", bytes);
+    expect(await readFile(join(dir, "fixtures/samples/Two-Pages.pdf"))).toEqual(bytes);
+    const again = await post("/api/add?name=Two-Pages.pdf", bytes, withToken);
     expect([again.status, ((await again.json()) as ApiError).error.code]).toEqual([409, "exists"]);
     // The next run ingests it, writing the archive the server has open (WAL: neither waits).
     const run = () => spawnSync(process.execPath, [join(process.cwd(), "dist/cli.js"), "run", "--progress", "never"], { cwd: dir, encoding: "utf8" });
@@ -340,7 +341,8 @@ describe("pagestream serve: limits and tokens", () => {
       expect(first.status).toBe(303);
       expect(first.headers.get("location")).toBe("/?q=harbour");
       const cookie = first.headers.get("set-cookie")!;
-      expect(cookie).toMatch(/^pagestream_token=s3cret-Token; Path=\/; HttpOnly; SameSite=Strict$/);
+      // Named with the port: two servers on one machine keep a cookie each.
+      expect(cookie).toBe(`pagestream_token_${base.port}=s3cret-Token; Path=/; HttpOnly; SameSite=Strict`);
       expect((await bare("/api/archive", { headers: { cookie: cookie.split(";")[0]! } })).status).toBe(200);
     } finally {
       await guarded.stop();
@@ -350,14 +352,57 @@ describe("pagestream serve: limits and tokens", () => {
   it("answers a token cookie that is not valid percent-encoding with a 400 naming the cookie, not a 500", async () => {
     const guarded = await serve(dir, ["--token", "s3cret-Token"]);
     try {
-      const response = await fetch(new URL("/api/archive", new URL(guarded.url).origin), { headers: { cookie: "pagestream_token=%E0%A4%A" } });
+      const { origin, port } = new URL(guarded.url);
+      const response = await fetch(new URL("/api/archive", origin), { headers: { cookie: `pagestream_token_${port}=%E0%A4%A` } });
       expect(response.status).toBe(400);
       const { error } = (await response.json()) as ApiError;
       expect(error.code).toBe("bad_cookie");
-      expect(error.message).toContain("pagestream_token");
+      expect(error.message).toContain(`pagestream_token_${port}`);
       expect(guarded.stderr()).not.toContain("URIError");
     } finally {
       await guarded.stop();
+    }
+    // On loopback without --token only adding reads the cookie: reading goes on.
+    const port = new URL(server.url).port;
+    const cookie = `pagestream_token_${port}=%E0%A4%A`;
+    expect((await get("/api/archive", { headers: { cookie } })).status).toBe(200);
+    const add = await get("/api/add?name=bad-cookie.pdf", { method: "POST", body: await readFile("fixtures/two-pages.pdf"), headers: { cookie, "content-type": "application/pdf" } });
+    expect([add.status, ((await add.json()) as ApiError).error.code]).toEqual([400, "bad_cookie"]);
+  });
+
+  it("without --token, makes one and prints it: adding a file needs it (401 without, nothing written), reading and extracting do not", async () => {
+    expect(server.token).toMatch(/^[\w-]{32}$/);
+    const bytes = await readFile("fixtures/two-pages.pdf");
+    const add = (headers: Record<string, string>) => get("/api/add?name=Unasked.pdf", { method: "POST", body: bytes, headers: { "content-type": "application/pdf", ...headers } });
+    for (const headers of [{}, { authorization: "Bearer wrong" }, { cookie: `pagestream_token_${new URL(server.url).port}=wrong` }]) {
+      const refused = await add(headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(401);
+      expect(((await refused.json()) as ApiError).error.code).toBe("token_required");
+    }
+    await expect(stat(join(dir, "fixtures/samples/Unasked.pdf"))).rejects.toMatchObject({ code: "ENOENT" });
+    expect((await get("/api/archive")).status).toBe(200);
+    expect((await get("/api/extract?name=two-pages.pdf", { method: "POST", body: bytes, headers: { "content-type": "application/pdf" } })).status).toBe(200);
+    // The printed address sets the cookie the page then adds with.
+    const first = await fetch(server.url, { redirect: "manual" });
+    expect(first.status).toBe(303);
+    const cookie = first.headers.get("set-cookie")!.split(";")[0]!;
+    expect((await add({ cookie })).status).toBe(201);
+    expect(await readFile(join(dir, "fixtures/samples/Unasked.pdf"))).toEqual(bytes);
+    await rm(join(dir, "fixtures/samples/Unasked.pdf"));
+  });
+
+  it("beyond loopback without --token, needs the token it made and printed on every request", async () => {
+    const open = await serve(dir, ["--host", "0.0.0.0"]);
+    try {
+      expect(open.token).toMatch(/^[\w-]{32}$/);
+      expect(open.stderr()).toContain("pagestream: listening on 0.0.0.0, not only this machine: every request needs the token made for this start (give --token or PAGESTREAM_TOKEN to choose one)");
+      const port = new URL(open.url).port;
+      for (const path of ["/", "/api/archive", "/assets/app.js"]) expect((await fetch(`http://127.0.0.1:${port}${path}`)).status, path).toBe(401);
+      const extract = await fetch(`http://127.0.0.1:${port}/api/extract?name=x.pdf`, { method: "POST", body: await readFile("fixtures/two-pages.pdf"), headers: { "content-type": "application/pdf" } });
+      expect(extract.status).toBe(401);
+      expect((await fetch(`http://127.0.0.1:${port}/api/archive`, { headers: { authorization: `Bearer ${open.token}` } })).status).toBe(200);
+    } finally {
+      await open.stop();
     }
   });
 
@@ -365,7 +410,7 @@ describe("pagestream serve: limits and tokens", () => {
     const guarded = await serve(dir, ["--host", "0.0.0.0"], { PAGESTREAM_TOKEN: "from-env" });
     try {
       expect(new URL(guarded.url).searchParams.get("token")).toBe("from-env");
-      expect(guarded.stderr()).toContain("pagestream: listening on 0.0.0.0, not only this machine: anyone who can reach it can read the archive");
+      expect(guarded.stderr()).toContain("pagestream: listening on 0.0.0.0, not only this machine: every request needs the token, and anyone who has it can read the archive");
       const port = new URL(guarded.url).port;
       expect((await fetch(`http://127.0.0.1:${port}/api/archive`)).status).toBe(401);
     } finally {

@@ -64,7 +64,7 @@ describe("an archive opened from another folder", () => {
     const browser = await launchBrowser();
     try {
       const page = await browser.context.newPage();
-      await page.goto(`${server.url}?q=harbour`);
+      await page.goto(`${server.url}&q=harbour`);
       await page.waitForSelector("body[data-ready]");
       await page.click(".hit a");
       await page.waitForSelector("canvas[data-rendered=true]", { timeout: 20_000 });

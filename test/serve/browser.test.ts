@@ -140,7 +140,7 @@ describe("the page in Chromium", () => {
 
   it("shows a malformed query's sentence, not a failure", async () => {
     const { page, watch } = await openPage();
-    await page.goto(`${server.url}?q=${encodeURIComponent("harbour OR")}`);
+    await page.goto(`${server.url}&q=${encodeURIComponent("harbour OR")}`);
     await ready(page);
     const alert = await page.waitForSelector("[role=alert]");
     expect(await alert.getAttribute("data-code")).toBe("dangling_operator");
@@ -152,7 +152,7 @@ describe("the page in Chromium", () => {
   it("opens a result: the page's text with the match marked, its badges, and the page drawn by pdf.js", async () => {
     for (const viewport of ["desktop", "phone"] as const) {
       const { page, watch } = await openPage(viewport);
-      await page.goto(`${server.url}?q=${encodeURIComponent('"written notice"')}`);
+      await page.goto(`${server.url}&q=${encodeURIComponent('"written notice"')}`);
       await ready(page);
       if (viewport === "phone") await shoot(page, "search", viewport);
       await page.click(".hit a");
@@ -184,7 +184,7 @@ describe("the page in Chromium", () => {
 
   it("lands on a hit: its words marked on the drawn page, inside the screen and over ink, its chunk's box around them, its words marked in the text", async () => {
     const { page, watch } = await openPage();
-    await page.goto(`${server.url}?q=${encodeURIComponent('"written notice"')}`);
+    await page.goto(`${server.url}&q=${encodeURIComponent('"written notice"')}`);
     await ready(page);
     await page.click(".hit a");
     await ready(page);
@@ -219,7 +219,7 @@ describe("the page in Chromium", () => {
 
   it("zooms the drawn pages (buttons and keys) and moves between pages (buttons, number box, #page-N)", async () => {
     const { page, watch } = await openPage();
-    await page.goto(`${server.url}?q=harbour`);
+    await page.goto(`${server.url}&q=harbour`);
     await ready(page);
     await page.click('.hit[data-document] a:text("Service Agreement")');
     await ready(page);
@@ -255,7 +255,7 @@ describe("the page in Chromium", () => {
 
   it("downloads the original under its own file name, as an attachment the browser does not show", async () => {
     const { page, watch } = await openPage();
-    await page.goto(`${server.url}?q=${encodeURIComponent('"written notice"')}`);
+    await page.goto(`${server.url}&q=${encodeURIComponent('"written notice"')}`);
     await ready(page);
     await page.click(".hit a");
     await ready(page);
@@ -270,7 +270,7 @@ describe("the page in Chromium", () => {
 
   it("draws a page holding a JPEG 2000 image with pdf.js's JS decoder, a spinner until it is drawn", async () => {
     const { page, watch } = await openPage();
-    await page.goto(`${server.url}?q=${encodeURIComponent('"tide gauge"')}`);
+    await page.goto(`${server.url}&q=${encodeURIComponent('"tide gauge"')}`);
     await ready(page);
     await page.click(".hit a");
     await ready(page);
@@ -350,9 +350,32 @@ describe("the page in Chromium", () => {
     await page.close();
   });
 
+  it("adds a dropped PDF to the source folder from the printed address, whose cookie carries the token; opened without it, says why not", async () => {
+    const { page, watch } = await openPage();
+    const dropAndAdd = async () => {
+      await page.goto(`${origin}/extract`);
+      await ready(page);
+      await page.setInputFiles("#file", { name: "Added from the page.pdf", mimeType: "application/pdf", buffer: await readFile("fixtures/two-pages.pdf") });
+      await page.waitForSelector("#page-1 .page-text");
+      await page.click("button:has-text('Add to the archive')");
+      await page.waitForSelector(".add-status:not(:empty)");
+      return page.textContent(".add-status");
+    };
+    await browser.context.clearCookies();
+    expect(await dropAndAdd()).toBe("Not added: adding a file to the source folder needs this server's token: open the address `pagestream serve` printed (with ?token=…), or send Authorization: Bearer <token>");
+    await expect(readFile(join(dir, "fixtures/samples/Added-from-the-page.pdf"))).rejects.toMatchObject({ code: "ENOENT" });
+    await page.goto(server.url);
+    await ready(page);
+    expect(await dropAndAdd()).toBe("Saved as Added-from-the-page.pdf in the source folder: the next run adds it to the archive (a watching run, within seconds).");
+    expect(await readFile(join(dir, "fixtures/samples/Added-from-the-page.pdf"))).toEqual(await readFile("fixtures/two-pages.pdf"));
+    await rm(join(dir, "fixtures/samples/Added-from-the-page.pdf"));
+    await clean(page, watch);
+    await page.close();
+  });
+
   it("shows a hostile PDF's text literally, in search, in the document and dropped, and runs none of it", async () => {
     const { page, watch } = await openPage();
-    await page.goto(`${server.url}?q=Hostile`);
+    await page.goto(`${server.url}&q=Hostile`);
     await ready(page);
     await page.waitForSelector(".hit");
     expect(await page.textContent(".hit .snippet")).toContain("<script>window.__pwned = 'script'</script>");

@@ -3,7 +3,7 @@
  * hits grouped by document, a hit's words found on the drawn page, download names, example queries.
  */
 import { describe, expect, it } from "vitest";
-import { allowedHosts, isLoopback, MalformedCookie, presentedToken, tokenMatches } from "../../src/serve/access-control.js";
+import { allowedHosts, generatedToken, isLoopback, MalformedCookie, presentedToken, tokenMatches, tokenRule } from "../../src/serve/access-control.js";
 import type { PageJson } from "../../src/serve/api-types.js";
 import { exampleQueries } from "../../src/serve/example-queries.js";
 import { documentGroup, documentsInRankOrder, snippetAt, withoutRepeats } from "../../src/serve/hit-grouping.js";
@@ -40,18 +40,38 @@ describe("who may ask", () => {
     expect(allowedHosts("::1", 9000).has("[::1]:9000")).toBe(true);
   });
 
-  it("reads the token from a bearer header or the page's cookie, and compares it whole", () => {
-    expect(presentedToken({ authorization: "Bearer abc" })).toBe("abc");
-    expect(presentedToken({ cookie: "other=1; pagestream_token=a%20b; x=2" })).toBe("a b");
-    expect(presentedToken({})).toBeUndefined();
+  it("reads the token from a bearer header or the page's cookie for its port, and compares it whole", () => {
+    const cookie = "pagestream_token_8080";
+    expect(presentedToken({ authorization: "Bearer abc" }, cookie)).toBe("abc");
+    expect(presentedToken({ cookie: "other=1; pagestream_token_8080=a%20b; x=2" }, cookie)).toBe("a b");
+    expect(presentedToken({ cookie: "pagestream_token_8081=other-server" }, cookie)).toBeUndefined();
+    expect(presentedToken({}, cookie)).toBeUndefined();
     expect(tokenMatches("secret", "secret")).toBe(true);
     expect(["secre", "secret ", "SECRET", "", undefined].map((t) => tokenMatches("secret", t))).toEqual([false, false, false, false, false]);
   });
 
   it("calls a token cookie that is not percent-encoding malformed, naming it, and ignores other cookies' encoding", () => {
-    expect(() => presentedToken({ cookie: "pagestream_token=%E0%A4%A" })).toThrow(MalformedCookie);
-    expect(() => presentedToken({ cookie: "pagestream_token=%" })).toThrow(/pagestream_token cookie/);
-    expect(presentedToken({ cookie: "tracker=%E0%A4%A; pagestream_token=ok" })).toBe("ok");
+    expect(() => presentedToken({ cookie: "pagestream_token_8080=%E0%A4%A" }, "pagestream_token_8080")).toThrow(MalformedCookie);
+    expect(() => presentedToken({ cookie: "pagestream_token_8080=%" }, "pagestream_token_8080")).toThrow(/pagestream_token_8080 cookie/);
+    expect(presentedToken({ cookie: "tracker=%E0%A4%A; pagestream_token_8080=ok" }, "pagestream_token_8080")).toBe("ok");
+  });
+
+  it.each([
+    ["127.0.0.1", false, "adding"],
+    ["::1", false, "adding"],
+    ["localhost", false, "adding"],
+    ["127.0.0.1", true, "every_request"],
+    ["0.0.0.0", false, "every_request"],
+    ["192.168.1.4", false, "every_request"],
+    ["::", true, "every_request"],
+  ] as const)("on %s with a token given: %s, the token guards %s", (host, given, rule) => {
+    expect(tokenRule(host, given)).toBe(rule);
+  });
+
+  it("makes a fresh 32-character URL-safe token each time", () => {
+    const [a, b] = [generatedToken(), generatedToken()];
+    expect(a).toMatch(/^[\w-]{32}$/);
+    expect(a).not.toBe(b);
   });
 });
 

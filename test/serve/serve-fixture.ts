@@ -29,7 +29,10 @@ export async function archiveFolder(extra: Record<string, Buffer> = {}): Promise
 }
 
 export interface Served {
+  /** The address it printed, with its token (`?token=…`). */
   url: string;
+  /** The token in that address. */
+  token: string;
   /** The server's process id, for its memory in /proc. */
   pid: number;
   /** What the server wrote to stderr so far. */
@@ -51,6 +54,7 @@ export async function serve(cwd: string, args: string[] = [], env: NodeJS.Proces
   });
   return {
     url,
+    token: new URL(url).searchParams.get("token") ?? "",
     pid: child.pid!,
     stderr: () => stderr,
     // SIGTERM, as a user stops it; a server still running 20 s later is killed, and its exit

@@ -2,6 +2,7 @@
  * POST /api/extract?name=…   a dropped PDF (the body, application/pdf) through the pipeline's
  *                            text stages in a capped worker; nothing is stored
  * POST /api/add?name=…       the same bytes saved into the source folder, for the next run
+ *                            (needs the server's token even on loopback: see access-control.ts)
  *
  * Both stream the body to a file as it arrives (upload-receiving.ts), take at most the upload
  * limit (413 past it) and at most UPLOADS_AT_ONCE at a time (503 with Retry-After past it:
@@ -80,7 +81,8 @@ export function uploadRoutes(options: ServerOptions) {
       });
     });
 
-    app.post<{ Querystring: { name?: string } }>("/api/add", { schema: { querystring: NAME } }, async (request, reply) => {
+    // `config.adds`: the one route that writes outside the server (see refuse() in server.ts).
+    app.post<{ Querystring: { name?: string } }>("/api/add", { schema: { querystring: NAME }, config: { adds: true } }, async (request, reply) => {
       const saver = options.saver;
       if (!saver) return sendError(reply, 409, "cannot_add", "a dropped file is added only where the archive's own pipeline is known and reads a folder: serve the archive with the pipeline that writes it (--pipeline)");
       return withUpload(request, reply, async (upload) => {
