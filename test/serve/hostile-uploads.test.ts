@@ -23,7 +23,10 @@ afterAll(async () => {
 /** A server with a temp folder of its own; `uploads()` lists the files in its upload folder with their sizes. */
 async function served(args: string[] = []): Promise<{ server: Served; uploads(): Promise<number[]>; done(): Promise<void> }> {
   const tmp = await mkdtemp(join(tmpdir(), "pagestream-serve-tmp-"));
-  const server = await serve(dir, args, { TMPDIR: tmp });
+  const server = await serve(dir, args, { TMPDIR: tmp }).catch(async (err: unknown) => {
+    await rm(tmp, { recursive: true, force: true });
+    throw err;
+  });
   return {
     server,
     async uploads() {
