@@ -7,7 +7,7 @@
 // lazy (chunks of their own), so `--help` still never loads a component.
 //
 // Not bundled: what has native code or files of its own to find (pdf.js with its fonts and
-// CMaps, better-sqlite3, @napi-rs/canvas), what is large and loaded only by the components
+// CMaps, better-sqlite3, @napi-rs/canvas, fs-native-extensions' file locks), what is large and loaded only by the components
 // that need it (the AWS SDK, gpt-tokenizer's encodings, the English word list, chokidar), and
 // pino, whose transports start worker threads from its own files, fastify (`pagestream
 // serve` only), whose schema compilers write code that requires their own runtime files, and
@@ -50,6 +50,7 @@ const NOT_BUNDLED = [
   "pdfjs-dist/*",
   "better-sqlite3",
   "@napi-rs/canvas",
+  "fs-native-extensions",
   "@aws-sdk/*",
   "gpt-tokenizer",
   "gpt-tokenizer/*",

@@ -1,23 +1,24 @@
 /**
  * One run per run folder. Two runs writing the same sinks and run state interleave JSONL bytes
- * and each truncate what the other wrote past its checkpoint, silently; so a run takes
- * `run.lock` in the run folder before anything is opened, and a second one stops with a
- * sentence naming the holder ("another run (pid 4242 on host, started …) holds out/").
+ * and each truncate what the other wrote past its checkpoint, silently; so a run locks
+ * `run.lock` in the run folder before anything is opened, holds it for its whole life, and a
+ * second one stops with a sentence naming the holder ("another run (pid 4242, started …) holds
+ * out/").
  *
- * The lock file is created exclusively (O_EXCL) and holds who took it. A lock whose process is
- * gone — a run killed with SIGKILL, a machine that rebooted — is stale and taken over; on the
- * same host that is told by asking the kernel whether the pid lives (and is still the process
- * that took the lock, not a recycled pid), so nobody has to delete it by hand. A lock taken
- * on another host (a run folder on a network share) cannot be checked from here and is
- * respected; its message says how to remove it if that run is gone.
+ * The lock is the kernel's, held by an open descriptor (file-lock.ts): a run killed with SIGKILL
+ * loses it with its process, and the next run simply takes it. An earlier version judged a
+ * lock file stale by its pid and moved "whatever was at run.lock" aside: eight runs starting
+ * together over a dead run's lock moved each other's fresh locks aside and ran side by side.
+ * The file's content only says who holds it.
  */
 import { readFileSync } from "node:fs";
-import { open, readFile, rename, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { LOCK_FILE } from "../pipeline/run-folder-files.js";
+import { isHeldElsewhere, lockFailure, tryLockFile } from "./file-lock.js";
 import { RunRefused } from "./run-refused.js";
 
-export const LOCK_FILE = "run.lock";
+export { LOCK_FILE };
 
 export interface LockInfo {
   pid: number;
@@ -27,71 +28,63 @@ export interface LockInfo {
   process_start?: string;
 }
 
-/** The run folder is held by another run. */
+/** The run folder is held by another run (`holder` unknown while that run is still writing who it is). */
 export class RunFolderLocked extends RunRefused {
   constructor(
     readonly folder: string,
-    readonly holder: LockInfo,
-    sameHost: boolean,
+    readonly holder: LockInfo | undefined,
   ) {
-    super(
-      `another run (pid ${holder.pid}${sameHost ? "" : ` on ${holder.host}`}, started ${holder.started_at}) holds ${folder}` +
-        (sameHost ? "" : `: if that run is gone, delete ${join(folder, LOCK_FILE)}`),
-    );
+    super(`another run${holder ? ` (${describeHolder(holder)})` : ""} holds ${folder}`);
   }
+}
+
+/** "pid 4242, started 2026-…" (with " on HOST" when it runs elsewhere: a run folder on a network share). */
+export function describeHolder(holder: LockInfo): string {
+  return `pid ${holder.pid}${holder.host === hostname() ? "" : ` on ${holder.host}`}, started ${holder.started_at}`;
 }
 
 export interface RunLock {
-  /** Releases the lock (only if it is still ours). */
+  /** Releases the lock. */
   release(): Promise<void>;
 }
 
-/** Takes the run folder's lock, taking over a stale one; throws RunFolderLocked when another run holds it. */
-export async function lockRunFolder(folder: string, displayName = folder): Promise<RunLock> {
-  const path = join(folder, LOCK_FILE);
+/** Who this process is, as a lock file records it. */
+export function lockHolder(): LockInfo {
   const start = processStart(process.pid);
-  const mine: LockInfo = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), ...(start ? { process_start: start } : {}) };
-  const text = JSON.stringify(mine) + "\n";
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      const handle = await open(path, "wx");
-      try {
-        await handle.writeFile(text);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      return { release: () => releaseIfMine(path, mine) };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-    const holder = await readLock(path);
-    if (holder && !holderGone(holder)) throw new RunFolderLocked(displayName, holder, holder.host === mine.host);
-    // Stale (or unreadable: a lock file torn by a crash while it was written). Moved aside under
-    // a name of our own first, so two runs taking over at once cannot both win: only one rename
-    // of the same file succeeds, the other finds it gone and tries again from the start.
-    const aside = `${path}.stale.${process.pid}`;
-    await rename(path, aside).then(
-      () => rm(aside, { force: true }),
-      () => undefined,
-    );
-  }
-  throw new Error(`could not take ${path}: it keeps changing (several runs starting at once?)`);
+  return { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), ...(start ? { process_start: start } : {}) };
 }
 
-async function readLock(path: string): Promise<LockInfo | undefined> {
+/**
+ * Takes the run folder's lock for as long as the run lasts; throws RunFolderLocked when another
+ * run holds it, and a RunRefused naming run.lock and the cause when it cannot be locked at all.
+ */
+export async function lockRunFolder(folder: string, displayName = folder): Promise<RunLock> {
+  const path = join(folder, LOCK_FILE);
+  let taken;
   try {
-    const info = JSON.parse(await readFile(path, "utf8")) as Partial<LockInfo>;
+    taken = await tryLockFile(path, JSON.stringify(lockHolder()) + "\n");
+  } catch (err) {
+    throw lockFailure(err, path, join(displayName, LOCK_FILE));
+  }
+  if (isHeldElsewhere(taken)) throw new RunFolderLocked(displayName, parseHolder(taken.note));
+  return { release: () => taken.release() };
+}
+
+/** The holder a lock file names, or undefined while it is being written. */
+export function parseHolder(note: string): LockInfo | undefined {
+  try {
+    const info = JSON.parse(note) as Partial<LockInfo>;
     if (typeof info.pid === "number" && typeof info.host === "string" && typeof info.started_at === "string") return info as LockInfo;
   } catch {
-    // gone, or torn: stale
+    // empty, or half written
   }
   return undefined;
 }
 
 /**
- * Whether the process that took a lock (this one, or a queue's coordinator claim) is gone: told
- * on this host only — by its pid, and its start time where a pid may have been recycled.
+ * Whether the process that made a claim (a queue coordinator's, in Redis, where no kernel lock
+ * reaches) is gone: told on this host only — by its pid, and its start time where a pid may
+ * have been recycled.
  */
 export function holderGone(holder: LockInfo): boolean {
   if (holder.host !== hostname()) return false;
@@ -114,14 +107,4 @@ export function processStart(pid: number): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-async function releaseIfMine(path: string, mine: LockInfo): Promise<void> {
-  try {
-    const now = JSON.parse(readFileSync(path, "utf8")) as LockInfo;
-    if (now.pid !== mine.pid || now.started_at !== mine.started_at) return;
-  } catch {
-    return;
-  }
-  await rm(path, { force: true });
 }

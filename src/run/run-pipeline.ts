@@ -21,6 +21,7 @@ import type { DocumentResult, SourceChange, SourceItem } from "../core/records.j
 import { EXIT } from "../exit-codes.js";
 import type { PipelineConfig } from "../pipeline/config.js";
 import { checkEnvironment, formatEnvironmentIssue } from "../pipeline/environment-check.js";
+import { STATE_FILE } from "../pipeline/run-folder-files.js";
 import { Delivery, emptySummary, type RunSink } from "./delivery.js";
 import { UNREACHABLE_STOP } from "./error-classes.js";
 import { pipelineIdentity, type PipelineIdentity } from "./identity.js";
@@ -38,7 +39,7 @@ import type { WorkerSetup } from "./worker-protocol.js";
 import { workerSetup } from "./worker-setup.js";
 
 /** The run state's file in the run folder. */
-export const STATE_FILE = "run-state.sqlite";
+export { STATE_FILE };
 
 /** What a person watching the run is told; every hook is optional. */
 export interface RunEvents {

@@ -6,10 +6,10 @@
 import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunSummary } from "../core/plugin.js";
+import { FAILED_FILE, SUMMARY_FILE } from "../pipeline/run-folder-files.js";
 import type { FailedDocument } from "./run-state.js";
 
-export const SUMMARY_FILE = "run-summary.json";
-export const FAILED_FILE = "failed.jsonl";
+export { FAILED_FILE, SUMMARY_FILE };
 
 export interface RunReport {
   pipeline: string;
