@@ -34,6 +34,7 @@ import { RunRefused } from "./run-refused.js";
 import { writeRunReport, type RunReport } from "./run-report.js";
 import { RunState } from "./run-state.js";
 import { sinkKeys } from "./sink-keys.js";
+import { lockSinkFiles, type SinkLocks } from "./sink-locks.js";
 import { WorkerPool } from "./worker-pool.js";
 import type { WorkerSetup } from "./worker-protocol.js";
 import { workerSetup } from "./worker-setup.js";
@@ -144,10 +145,12 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
   }
   await ensureFolder(runFolder, folderName(settings.run_folder));
   const lock = await lockRunFolder(runFolder, folderName(settings.run_folder));
+  let sinkLocks: SinkLocks | undefined;
   let state: RunState | undefined;
   let delivery: Delivery | undefined;
   let processor: DocumentProcessor | undefined;
   try {
+    sinkLocks = await lockSinkFiles(config, resolve(options.pipelineFile));
     state = await RunState.open(join(runFolder, STATE_FILE));
     const sinks = await openSinks(config, context, state, options.pipelineFile);
     delivery = new Delivery(state, sinks, identity, summary);
@@ -181,6 +184,7 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
     throw err;
   } finally {
     state?.close();
+    await sinkLocks?.release();
     await lock.release();
   }
 }
