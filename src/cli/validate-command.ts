@@ -1,6 +1,7 @@
 import { formatIssue, loadPipelineFile } from "../pipeline/config.js";
 import { checkEnvironment, formatEnvironmentIssue } from "../pipeline/environment-check.js";
 import { probeEnvironment } from "../pipeline/environment-probe.js";
+import { linkedOutputCollisions } from "../pipeline/output-collisions.js";
 import { EXIT } from "../exit-codes.js";
 import type { PipelineConfig } from "../pipeline/config.js";
 import type { EnvironmentIssue } from "../pipeline/environment-check.js";
@@ -12,7 +13,8 @@ export interface ValidateFlags {
 
 /**
  * The pure checks first (every problem with its line and column), then what the components need
- * from the machine (programs, language packs); with --env, what they will use (the source
+ * from the machine (programs, language packs) and what symbolic links hide (a sink on the
+ * pipeline file or another sink's file under another name); with --env, what they will use (the source
  * folder or bucket, the files the sinks write, the run folder), without changing anything.
  */
 export async function validateCommand(path: string, flags: ValidateFlags = {}): Promise<number> {
@@ -23,6 +25,8 @@ export async function validateCommand(path: string, flags: ValidateFlags = {}): 
   }
   const { config } = result;
   const environment = await checkEnvironment(config, { baseDir: config.baseDir, warn: (m) => process.stderr.write(`pagestream: ${m}\n`) });
+  // Two names for one file through a symbolic link: the pure checks compare the names.
+  environment.push(...(await linkedOutputCollisions(config, path)));
   const probed = flags.env ? await probeEnvironment(config, { baseDir: config.baseDir, warn: (m) => process.stderr.write(`pagestream: ${m}\n`) }) : undefined;
   if (probed) await probeQueue(config, probed);
   const problems = [...environment, ...(probed?.issues ?? [])];

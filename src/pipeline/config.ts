@@ -7,12 +7,13 @@
  * credentials) is touched only later, by `create`.
  */
 import { readFile } from "node:fs/promises";
-import { basename, dirname, relative, resolve, sep } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
 import { z } from "zod";
 import { expandEnvReferences } from "./env-references.js";
 import type { ComponentKind, PipelineFacts, Settled } from "../core/plugin.js";
 import { DEFAULT_LIMITS, WORKER_BYTES_PER_FILE_BYTE } from "./limits.js";
+import { outputCollisions, outputPlaces } from "./output-collisions.js";
 import { queueSetting } from "./queue-options.js";
 import { closestKey, keysAt } from "./option-suggestions.js";
 import { loadSpec, type SpecOf } from "./registry.js";
@@ -223,7 +224,13 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
     if (settled.notes?.length) component.notes = settled.notes;
     for (const problem of settled.problems ?? []) at(offsetOf(doc, [...path, ...problem.path]), pathText([...path, ...problem.path]), problem.message);
   }
-  checkOutputs(where.baseDir, valid(source) ? source : undefined, sinks.map((s) => (valid(s) ? s : undefined)), (path) => doc.hasIn(path), (path, message) => at(offsetOf(doc, path), pathText(path), message));
+  checkOutputs(
+    { baseDir: where.baseDir, pipelineFile: resolve(where.baseDir, where.file), ...(settings ? { runFolder: settings.run_folder } : {}) },
+    valid(source) ? source : undefined,
+    sinks.map((s) => (valid(s) ? s : undefined)),
+    (path) => doc.hasIn(path),
+    (path, message) => at(offsetOf(doc, path), pathText(path), message),
+  );
   if (issues.length || !settings || !valid(source) || !stages.every(valid) || !sinks.every(valid)) {
     return { ok: false, issues: issues.sort((a, b) => a.line - b.line || a.col - b.col) };
   }
@@ -322,32 +329,20 @@ export function pathText(path: readonly (string | number | symbol)[]): string {
 }
 
 /**
- * Before anything is opened, no two sinks may write one file, and no sink may write inside the
- * source's folder (known when the source's options are valid): a JSONL path that named a source
- * PDF truncated it, two sinks on one file corrupt it, and a run that reads what it writes feeds
- * on itself.
+ * Before anything is opened, no sink may write another sink's file, the source's folder, the
+ * pipeline file or the run folder's own files (output-collisions.ts): a JSONL path that named a
+ * source PDF truncated it, one on pipeline.yaml overwrote it, two sinks on one file corrupt it,
+ * and a run that reads what it writes feeds on itself.
  */
 function checkOutputs(
-  baseDir: string,
+  config: { baseDir: string; pipelineFile: string; runFolder?: string },
   source: ComponentConfig<"source"> | undefined,
   sinks: (ComponentConfig<"sink"> | undefined)[],
   written: (path: (string | number)[]) => boolean,
   report: (path: (string | number)[], message: string) => void,
 ): void {
-  const folder = source?.spec.readsFolder?.(source.options, baseDir);
-  const writers = new Map<string, number>();
-  sinks.forEach((sink, i) => {
-    if (!sink) return; // its own errors are reported
-    for (const file of sink.spec.writesFiles?.(sink.options, baseDir) ?? []) {
-      // At the option when the file names the file, else (a default) at the sink's type.
-      const at = ["sinks", i, written(["sinks", i, file.option]) ? file.option : "type"];
-      const shown = relative(baseDir, file.path) || file.path;
-      const other = writers.get(file.path);
-      if (other !== undefined) report(at, `${shown} is written by sinks[${other}] too: two sinks on one file corrupt it; give each its own path`);
-      else writers.set(file.path, i);
-      if (folder && (file.path === folder || file.path.startsWith(folder + sep))) {
-        report(at, `${shown} is inside the source folder ${relative(baseDir, folder) || folder}: the run would read what it writes, and could overwrite a document; write it elsewhere`);
-      }
-    }
-  });
+  const collisions = outputCollisions(outputPlaces(config, source, sinks));
+  // At the option when the file names the file, else (a default) at the sink's type.
+  for (const { sink, option, message } of collisions) report(["sinks", sink, written(["sinks", sink, option]) ? option : "type"], message);
 }
+

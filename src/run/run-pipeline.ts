@@ -21,6 +21,7 @@ import type { DocumentResult, SourceChange, SourceItem } from "../core/records.j
 import { EXIT } from "../exit-codes.js";
 import type { PipelineConfig } from "../pipeline/config.js";
 import { checkEnvironment, formatEnvironmentIssue } from "../pipeline/environment-check.js";
+import { linkedOutputCollisions } from "../pipeline/output-collisions.js";
 import { STATE_FILE } from "../pipeline/run-folder-files.js";
 import { Delivery, emptySummary, type RunSink } from "./delivery.js";
 import { UNREACHABLE_STOP } from "./error-classes.js";
@@ -134,7 +135,7 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
       events.onFiltered?.(entry);
     };
     // What the components need from the machine (a program, a language pack): refused before anything opens.
-    const missing = await checkEnvironment(config, context);
+    const missing = [...(await checkEnvironment(config, context)), ...(await linkedOutputCollisions(config, options.pipelineFile))];
     if (missing.length) throw new RunRefused(missing.map((issue) => formatEnvironmentIssue(issue, options.pipelineFile)).join("; "));
     source = await config.source.spec.create(config.source.options, { ...context, purpose: "run", skipped });
     if (options.watch && !source.watch) throw new RunRefused(`the ${config.source.type} source cannot watch for changes`);
