@@ -36,7 +36,8 @@ function lockingAddon(): Promise<Locking> {
   locking ??= import("fs-native-extensions").then(
     (m) => m,
     (err: unknown) => {
-      throw Object.assign(new Error(`file locks are not available on ${process.platform}-${process.arch}: ${(err as Error).message}`), { code: "ENOLCK" });
+      // Its own code: the sentence is this message, not a file system's lack of locks.
+      throw Object.assign(new Error(`file locks are not available on ${process.platform}-${process.arch} (fs-native-extensions: ${(err as Error).message})`), { code: "ERR_NO_LOCK_ADDON" });
     },
   );
   return locking;
