@@ -33,13 +33,10 @@ let locking: Promise<Locking> | undefined;
 
 /** Loaded on first use: `--help` and the commands that lock nothing never load the native addon. */
 function lockingAddon(): Promise<Locking> {
-  locking ??= import("fs-native-extensions").then(
-    (m) => m,
-    (err: unknown) => {
-      // Its own code: the sentence is this message, not a file system's lack of locks.
-      throw Object.assign(new Error(`file locks are not available on ${process.platform}-${process.arch} (fs-native-extensions: ${(err as Error).message})`), { code: "ERR_NO_LOCK_ADDON" });
-    },
-  );
+  locking ??= import("fs-native-extensions").catch((err: unknown) => {
+    // Its own code: the sentence is this message, not a file system's lack of locks.
+    throw Object.assign(new Error(`file locks are not available on ${process.platform}-${process.arch} (fs-native-extensions: ${(err as Error).message})`), { code: "ERR_NO_LOCK_ADDON" });
+  });
   return locking;
 }
 
