@@ -4,7 +4,7 @@
  * exited 0, losing and tearing each other's records. The second is refused now, naming the run
  * and the pipeline that write the file, and the first finishes whole.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +13,24 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GATE_STAGE } from "../helpers/queue-runs.js";
 
 const CLI = resolve("dist/cli.js");
+
+/** Whether a tmpfs can be mounted here (root: CI runs as root); the read-only sink folder needs one. */
+function canMount(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const probe = join(tmpdir(), `pagestream-sink-lock-mount-probe-${process.pid}`);
+  try {
+    execFileSync("mkdir", ["-p", probe]);
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
+    execFileSync("umount", [probe]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    spawnSync("rmdir", [probe]);
+  }
+}
+const mountable = canMount();
+if (!mountable) console.warn("sink-lock: cannot mount a tmpfs here (needs root): the read-only sink folder test is skipped");
 
 let dir: string;
 beforeEach(async () => {
@@ -74,4 +92,18 @@ describe("two pipelines on one sink file", () => {
       expect(runSecond().status).toBe(0);
     });
   }
+});
+
+describe.skipIf(!mountable)("a sink file whose folder is read-only", () => {
+  it("stops the run, exit 2, naming the sink's lock file and the cause in a sentence", async () => {
+    await mkdir(join(dir, "ro"));
+    execFileSync("mount", ["-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", join(dir, "ro")]);
+    try {
+      await writeFile(join(dir, "pipeline.yaml"), "source: { type: folder, path: in, stable_seconds: 0 }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, records: pages, path: ro/pages.jsonl }]\n");
+      const run = spawnSync(process.execPath, [CLI, "run", "--progress", "never"], { cwd: dir, encoding: "utf8" });
+      expect([run.status, run.stderr]).toEqual([2, "pagestream: cannot lock ro/pages.jsonl.lock: the file system is read-only (EROFS)\n"]);
+    } finally {
+      spawnSync("umount", [join(dir, "ro")]);
+    }
+  });
 });
