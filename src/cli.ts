@@ -131,7 +131,8 @@ program
   .argument("[pipeline]", "pipeline file (default: pipeline.yaml)")
   .option("--db <file>", "export from this archive (default without a jsonl sink: the pipeline's sqlite sink, else out/archive.sqlite)")
   .addOption(new Option("--records <records>", "chunks, pages, or documents (the document records of a chunk file); default: what the pipeline's first jsonl sink writes, chunks from an archive").choices(["chunks", "pages", "documents"]))
-  .addOption(new Option("--shape <shape>", "lay chunks out for a loader: flat { id, text, metadata }, langchain { pageContent, metadata, id }, llamaindex { id_, text, metadata }; default: the sink's shape").choices(["flat", "langchain", "llamaindex"]))
+  .addOption(new Option("--shape <shape>", "lay chunks out for a loader: flat { id, text, metadata }, langchain { pageContent, metadata, id } (LangChain.js), langchain_python { page_content, metadata, id }, llamaindex { id_, text, metadata, excluded…MetadataKeys }; default: the sink's shape").choices(["flat", "langchain", "langchain_python", "llamaindex"]))
+  .option("--stable-keys", "every metadata key on every chunk line, an empty one as \"\" or [], for typed stores (LanceDB); default: as the sink writes (empty ones left out, which Chroma needs)")
   .option("--out <file>", "write this file (whole, or not at all) instead of stdout")
   .action(async (pipeline: string | undefined, opts: import("./cli/export-command.js").ExportFlags) => {
     const { exportCommand } = await import("./cli/export-command.js");

@@ -4,7 +4,7 @@
  * statement per kind so the lines are one consistent snapshot even while a run writes.
  *
  *   chunks      the chunk lines of the jsonl sink, in any shape; their metadata lacks only
- *               `tokenizer` and `encoding`, which the archive does not keep
+ *               `tokenizer` and `encoding`, which the archive does not keep ("" with stable keys)
  *   pages       { type: "page", document_id, uri, path?, page, page_count, format, text,
  *               page_label?, flags, width, height }: `text` in `format`, the view its chunks
  *               were cut from (plain or markdown), which chunk offsets point into
@@ -13,12 +13,12 @@
  */
 import type Database from "better-sqlite3";
 import type { ChunkRow as ArchiveChunkRow } from "../sinks/sqlite/document-rows.js";
-import { metadataOf, shapeChunk, type ChunkShape } from "../sinks/jsonl/chunk-shapes.js";
+import { metadataOf, shapeChunk, type ChunkShape, type MetadataLayout } from "../sinks/jsonl/chunk-shapes.js";
 
 export type ArchiveRecords = "chunks" | "pages" | "documents";
 
-export function* archiveLines(db: Database.Database, records: ArchiveRecords, shape: ChunkShape): Generator<string> {
-  if (records === "chunks") yield* chunkLines(db, shape);
+export function* archiveLines(db: Database.Database, records: ArchiveRecords, shape: ChunkShape, layout: MetadataLayout = {}): Generator<string> {
+  if (records === "chunks") yield* chunkLines(db, shape, layout);
   else if (records === "pages") yield* pageLines(db);
   else yield* documentLines(db);
 }
@@ -26,7 +26,7 @@ export function* archiveLines(db: Database.Database, records: ArchiveRecords, sh
 /** A chunk's row as the archive stores it, with what its document and pages add. */
 type ChunkRow = Omit<ArchiveChunkRow, "cjk"> & { document_id: string; uri: string; path: string | null; format: string | null };
 
-function* chunkLines(db: Database.Database, shape: ChunkShape): Generator<string> {
+function* chunkLines(db: Database.Database, shape: ChunkShape, layout: MetadataLayout): Generator<string> {
   const rows = db
     .prepare(
       `SELECT c.id, d.document_id, d.uri, d.path, c.title, c.chunk_index, c.text, c.page_start, c.page_end, c.page_labels,
@@ -56,7 +56,7 @@ function* chunkLines(db: Database.Database, shape: ChunkShape): Generator<string
       flags: parseList(c.flags),
       boxes: c.boxes,
     });
-    yield JSON.stringify(shapeChunk({ id: c.id, document_id: c.document_id, chunk_index: c.chunk_index, text: c.text, metadata }, shape));
+    yield JSON.stringify(shapeChunk({ id: c.id, document_id: c.document_id, chunk_index: c.chunk_index, text: c.text, metadata }, shape, layout));
   }
 }
 

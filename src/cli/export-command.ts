@@ -8,7 +8,8 @@
  * It reads the sink's log up to the checkpoint the run state recorded (what the last run
  * committed; a run writing after it changes nothing here), so an export never holds half a
  * document or one the state does not know. `--shape` lays chunks out for a loader (flat,
- * langchain, llamaindex), whatever shape the sink writes.
+ * langchain, langchain_python, llamaindex), whatever shape the sink writes; `--stable-keys` puts
+ * every metadata key on every line, for a typed store.
  */
 import { existsSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
@@ -32,6 +33,8 @@ export interface ExportFlags {
   /** chunks, pages, or the document records of a chunk sink; default: what the first jsonl sink writes. */
   records?: (typeof EXPORT_RECORDS)[number];
   shape?: ChunkShape;
+  /** Every metadata key on every chunk line (an empty one as "" or []), whatever the sink writes. */
+  stableKeys?: boolean;
   /** A file to write (whole or not at all); stdout without it. */
   out?: string;
   /** Export from this archive rather than from a jsonl sink. */
@@ -66,12 +69,13 @@ export async function exportCommand(pipelineArgument: string | undefined, flags:
     const stale = `${shown} no longer holds what the run state recorded (it was replaced, cut or deleted since the last run): run the pipeline again, which writes it anew`;
     if (!(await matches(log, token))) throw new ExportRefused(stale);
 
-    const reshape = records === "chunks" && flags.shape !== undefined && flags.shape !== options.shape ? flags.shape : undefined;
+    const shape = flags.shape ?? options.shape;
+    const reshape = records === "chunks" && (shape !== options.shape || (flags.stableKeys === true && !options.stable_keys));
     let count = 0;
     const lines = (async function* () {
       for await (const line of liveLines(log, token.size)) {
         count++;
-        yield reshape ? JSON.stringify(shapeChunk(flatChunk(JSON.parse(line.toString("utf8")) as Record<string, unknown>)!, reshape)) : line;
+        yield reshape ? JSON.stringify(shapeChunk(flatChunk(JSON.parse(line.toString("utf8")) as Record<string, unknown>)!, shape, { stableKeys: flags.stableKeys })) : line;
       }
     })();
     if (flags.out !== undefined) await replaceFile(resolve(flags.out), lines);
@@ -102,7 +106,7 @@ async function exportArchive(pipeline: string | undefined, flags: ExportFlags): 
     const records = flags.records ?? "chunks";
     let count = 0;
     const lines = (async function* () {
-      for (const line of archiveLines(db, records, flags.shape ?? "flat")) {
+      for (const line of archiveLines(db, records, flags.shape ?? "flat", { stableKeys: flags.stableKeys })) {
         count++;
         yield line;
       }

@@ -33,7 +33,14 @@ const options = z
       .enum(CHUNK_SHAPES)
       .default("flat")
       .describe(
-        "How a chunk line is laid out. flat: { id, document_id, chunk_index, text, metadata } (OpenAI Batch, Cohere, Qdrant, Pinecone, Chroma). langchain: { pageContent, metadata, id }, for LangChain.js's `new Document(line)`. llamaindex: { id_, text, metadata }, for LlamaIndex.TS's `new Document(line)`. Chunk records only.",
+        "How a chunk line is laid out. flat: { id, document_id, chunk_index, text, metadata } (OpenAI Batch, Cohere, Qdrant, Pinecone, Chroma, LanceDB). langchain: { pageContent, metadata, id }, for LangChain.js's `new Document(line)`. langchain_python: { page_content, metadata, id }, for Python LangChain's `Document(**line)`. llamaindex: { id_, text, metadata, excludedEmbedMetadataKeys, excludedLlmMetadataKeys }, for LlamaIndex.TS's `new Document(line)`: the text alone is embedded, and the LLM sees path, title, pages and headings with it. chunk.schema.json describes every shape. Chunk records only.",
+      ),
+    // Optional without a default: a sink that does not set it keeps the key the run state knows it by.
+    stable_keys: z
+      .boolean()
+      .optional()
+      .describe(
+        "Every metadata key on every chunk line, an empty one as \"\" or [] (boxes as \"[]\"), so a typed store (LanceDB, a SQL table) keeps the schema of its first load night after night. Off by default: Chroma refuses empty lists. Chunk records only.",
       ),
     include_lines: z
       .boolean()
@@ -78,6 +85,7 @@ export default defineSink({
     { path: "out/pages-with-geometry.jsonl", include_lines: true },
     { records: "chunks", path: "out/chunks.jsonl", prune: true },
     { records: "chunks", path: "out/langchain.jsonl", mode: "snapshot", shape: "langchain", prune: true },
+    { records: "chunks", path: "out/lancedb.jsonl", mode: "snapshot", stable_keys: true, prune: true },
   ],
   needs: (opts) => ({ lines: opts.include_lines }),
   async probe(opts, context) {
@@ -96,6 +104,7 @@ export default defineSink({
     if (records === "chunks" && !pipeline.chunks) problems.push({ path: ["records"], message: "chunks need a chunk stage in the pipeline (- type: chunk), and there is none" });
     if (records === "chunks" && opts.include_lines) problems.push({ path: ["include_lines"], message: "applies to page records only (records: pages)" });
     if (records === "pages" && opts.shape !== "flat") problems.push({ path: ["shape"], message: "applies to chunk records only (records: chunks): page records have one shape" });
+    if (records === "pages" && opts.stable_keys) problems.push({ path: ["stable_keys"], message: "applies to chunk records only (records: chunks): it is about chunk metadata" });
     const notes = opts.records ? [] : [`records: ${records} (${pipeline.chunks ? "the pipeline has a chunk stage; records: pages writes page records instead" : "there is no chunk stage"})`];
     return { options: { ...opts, records }, problems, notes };
   },
@@ -114,7 +123,7 @@ export default defineSink({
         const head = previous ? [tombstone(result.uri, previous, "replaced")] : [];
         if (!documents) return main.append([...head, ...jsonlRecords(result, opts.include_lines)]);
         const place = result.status === "ok" ? { title: result.document.title, path: result.path } : {};
-        const chunkLines = result.status === "ok" ? result.chunks.map((c) => chunkLine(c, place, opts.shape)) : [];
+        const chunkLines = result.status === "ok" ? result.chunks.map((c) => chunkLine(c, place, opts.shape, { stableKeys: opts.stable_keys })) : [];
         if (result.status === "ok") {
           chunks += result.chunks.length;
           pagesWithText += result.pages.filter((p) => !p.empty).length;

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DocumentResult, PageRecord } from "../../src/core/records.js";
 import { emptySummary } from "../../src/run/delivery.js";
 import jsonl from "../../src/sinks/jsonl.js";
+import { METADATA_FIELDS } from "../../src/sinks/jsonl/chunk-shapes.js";
 import { chunkId } from "../../src/stages/chunk/chunk-id.js";
 import { DOC_ID, heading, page as fixturePage, result, text, URI } from "../stages/chunk-fixtures.js";
 
@@ -235,6 +236,59 @@ describe("jsonl sink, chunk records", () => {
     const first = JSON.parse((await lines("out/chunks.jsonl"))[0]!);
     expect("title" in first.metadata).toBe(false);
     expect(JSON.stringify(first)).not.toContain("null");
+  });
+
+  it("with stable_keys, writes every metadata key on every line in one order, an empty one as \"\", [] or \"[]\" (a typed store's schema holds)", async () => {
+    const s = await chunkSink({ stable_keys: true });
+    await s.write(await result(pages(), { limits: { maxTokens: 20 } }));
+    await s.close(summary);
+    const chunks = (await lines("out/chunks.jsonl")).map((l) => JSON.parse(l));
+    const keys = METADATA_FIELDS.map((f) => f.key);
+    expect(chunks.map((c) => Object.keys(c.metadata))).toEqual(chunks.map(() => keys));
+    expect(chunks[1].metadata).toEqual({
+      source_uri: URI,
+      path: "",
+      title: "",
+      page_start: 2,
+      page_end: 2,
+      page_labels: ["v"],
+      char_start: 82,
+      char_end: 117,
+      prefix_chars: 0,
+      token_count: 7,
+      tokenizer: "gpt-tokenizer",
+      encoding: "cl100k_base",
+      text_format: "plain",
+      headings: ["Berth Notice"],
+      headings_inside: [],
+      running_titles: [],
+      flags: ["scan"],
+      boxes: "[]",
+    });
+    // Whole numbers on the wire: a typed store reads them as integers.
+    expect(await lines("out/chunks.jsonl")).toEqual(expect.arrayContaining([expect.stringContaining('"page_start":2,"page_end":2,')]));
+  });
+
+  it("lays a chunk out for each loader: langchain (LangChain.js), langchain_python (Python LangChain), llamaindex with the keys it must not embed", async () => {
+    const layout = async (shape: string) => {
+      await rm(join(dir, "out"), { recursive: true, force: true });
+      const s = await chunkSink({ shape });
+      await s.write(await result(pages(), { title: "Berth Notice", limits: { maxTokens: 20 } }));
+      await s.close(summary);
+      return JSON.parse((await lines("out/chunks.jsonl"))[0]!);
+    };
+    const flat = await layout("flat");
+    const withIds = { document_id: DOC_ID, chunk_index: 0, ...flat.metadata };
+    expect(await layout("langchain")).toEqual({ pageContent: flat.text, metadata: withIds, id: flat.id });
+    expect(Object.keys(await layout("langchain_python"))).toEqual(["page_content", "metadata", "id"]);
+    expect(await layout("langchain_python")).toEqual({ page_content: flat.text, metadata: withIds, id: flat.id });
+    const llamaindex = await layout("llamaindex");
+    expect(Object.keys(llamaindex)).toEqual(["id_", "text", "metadata", "excludedEmbedMetadataKeys", "excludedLlmMetadataKeys"]);
+    expect(llamaindex.metadata).toEqual(withIds);
+    // Embedded: the text alone. Shown to the LLM: what the text is and where to cite it.
+    const all = Object.keys(withIds).concat("boxes");
+    expect(all.filter((k) => !llamaindex.excludedEmbedMetadataKeys.includes(k))).toEqual([]);
+    expect(all.filter((k) => !llamaindex.excludedLlmMetadataKeys.includes(k))).toEqual(["title", "page_start", "page_end", "page_labels", "headings"]);
   });
 
   it("keeps the chunk file and its document file at the same checkpoint, and tombstones a replaced document in both", async () => {
