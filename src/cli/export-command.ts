@@ -59,6 +59,7 @@ export async function exportCommand(pipelineArgument: string | undefined, flags:
     const { sink, key } = chooseSink(config.sinks, flags.records, pipelinePath);
     const options = sink.options as JsonlOptions;
     const records = flags.records ?? options.records ?? "pages";
+    if (flags.stableKeys && records !== "chunks") throw new ExportRefused(stableKeysRefusal(records));
     const { logs } = sinkFiles(options, config.baseDir);
     const log = records === "documents" ? logs[1]! : logs[0]!;
     const shown = relative(process.cwd(), log) || log;
@@ -95,6 +96,10 @@ export async function exportCommand(pipelineArgument: string | undefined, flags:
 
 /** The records of the archive `chooseArchive` finds, as JSONL lines (see archive-export.ts). */
 async function exportArchive(pipeline: string | undefined, flags: ExportFlags): Promise<number> {
+  if (flags.stableKeys && (flags.records ?? "chunks") !== "chunks") {
+    process.stderr.write(`pagestream: ${stableKeysRefusal(flags.records!)}\n`);
+    return EXIT.usage;
+  }
   const opened = await openArchiveFor({ ...(flags.db !== undefined ? { db: flags.db } : {}), ...(pipeline !== undefined ? { pipeline } : {}) });
   if (!opened.ok) {
     process.stderr.write(opened.text);
@@ -125,6 +130,10 @@ async function exportArchive(pipeline: string | undefined, flags: ExportFlags): 
   } finally {
     db.close();
   }
+}
+
+function stableKeysRefusal(records: string): string {
+  return `--stable-keys is about chunk metadata, and these are ${records === "pages" ? "page" : "document"} records: export chunks (--records chunks), or leave it out`;
 }
 
 /** The jsonl sink that writes what is asked for, and the key the run state knows it by. */

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chunkJsonSchema } from "../../src/sinks/jsonl/chunk-schema.js";
 import { CHUNK_SHAPES, METADATA_FIELDS } from "../../src/sinks/jsonl/chunk-shapes.js";
-import { exported, notePdf, paragraphs, pipelineFolder, run } from "./loader-run.js";
+import { exported, notePdf, pagestream, paragraphs, pipelineFolder, run } from "./loader-run.js";
 
 let dir: string;
 let schema: Record<string, any>;
@@ -66,6 +66,16 @@ describe("chunk.schema.json", () => {
     }
     // The archive keeps no tokenizer: empty, typed as the schema says.
     expect(exported(dir, ["--db", "out/archive.sqlite", "--stable-keys"]).every((c) => c.metadata.tokenizer === "" && c.metadata.encoding === "")).toBe(true);
+  });
+
+  it("export refuses --stable-keys for page and document records, from the sink and from the archive, with exit 2", () => {
+    // The pipeline's jsonl sink writes chunks, so its document records; the archive has all three.
+    for (const [from, kinds] of [[[], ["documents"]], [["--db", "out/archive.sqlite"], ["pages", "documents"]]] as const) {
+      for (const records of kinds) {
+        const r = pagestream(dir, ["export", ...from, "--records", records, "--stable-keys"]);
+        expect([r.code, r.stdout, r.stderr]).toEqual([2, "", `pagestream: --stable-keys is about chunk metadata, and these are ${records === "pages" ? "page" : "document"} records: export chunks (--records chunks), or leave it out\n`]);
+      }
+    }
   });
 
   it("refuses a null, a fraction where an integer goes, a list of numbers and a key it does not declare", () => {

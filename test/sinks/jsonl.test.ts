@@ -269,6 +269,12 @@ describe("jsonl sink, chunk records", () => {
     expect(await lines("out/chunks.jsonl")).toEqual(expect.arrayContaining([expect.stringContaining('"page_start":2,"page_end":2,')]));
   });
 
+  it("keeps the run state's key of a sink that does not set stable_keys (no default is filled in), and refuses it for page records", () => {
+    expect(Object.keys(jsonl.options.parse({ records: "chunks" }))).not.toContain("stable_keys");
+    const settled = jsonl.settle!(jsonl.options.parse({ records: "pages", stable_keys: true }), { chunks: true });
+    expect(settled.problems).toEqual([{ path: ["stable_keys"], message: "applies to chunk records only (records: chunks): it is about chunk metadata" }]);
+  });
+
   it("lays a chunk out for each loader: langchain (LangChain.js), langchain_python (Python LangChain), llamaindex with the keys it must not embed", async () => {
     const layout = async (shape: string) => {
       await rm(join(dir, "out"), { recursive: true, force: true });
