@@ -50,7 +50,7 @@ describe("the packed package", () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it("holds the bundled entry points, the declarations and the schema, and none of the sources or tests", () => {
-    for (const f of ["dist/cli.js", "dist/run/extraction-worker.cjs", "dist/stages/extract/pdfjs-script.cjs", "dist/index.js", "dist/index.d.ts", "dist/plugin.js", "dist/plugin.d.ts", "pipeline.schema.json", "README.md"]) {
+    for (const f of ["dist/cli.js", "dist/run/extraction-worker.cjs", "dist/stages/extract/pdfjs-script.cjs", "dist/index.js", "dist/index.d.ts", "dist/plugin.js", "dist/plugin.d.ts", "pipeline.schema.json", "chunk.schema.json", "README.md"]) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => /^(src|test|fixtures|bench|scripts)\//.test(f))).toEqual([]);
