@@ -71,7 +71,8 @@ export async function exportCommand(pipelineArgument: string | undefined, flags:
     if (!(await matches(log, token))) throw new ExportRefused(stale);
 
     const shape = flags.shape ?? options.shape;
-    const reshape = records === "chunks" && (shape !== options.shape || (flags.stableKeys === true && !options.stable_keys));
+    // llamaindex lines are always made anew: one written before they named the keys LlamaIndex must not embed gets them.
+    const reshape = records === "chunks" && (shape !== options.shape || shape === "llamaindex" || (flags.stableKeys === true && !options.stable_keys));
     let count = 0;
     const lines = (async function* () {
       for await (const line of liveLines(log, token.size)) {
