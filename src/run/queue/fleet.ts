@@ -8,6 +8,12 @@
  * process that adds and collects its jobs. The claim is a key with a time to live, renewed every
  * few seconds; a coordinator that is killed leaves it to expire, or — on the same host, where its
  * pid can be asked about — to be taken over at once by the next one.
+ *
+ * Beside the claim, a run marker without a time to live holds the claim's token for as long as
+ * the run lasts. A claim may expire while its coordinator is only out of touch; the marker goes
+ * only with Redis's data (a restart without persistence, a failover that lost writes). So a
+ * renewal that finds the marker gone says the data was lost rather than recreating the claim as if
+ * nothing had happened, and the coordinator adds again the jobs it waits for (queue-processor.ts).
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
@@ -28,6 +34,8 @@ const FORGET_WORKER_MS = 24 * 3600 * 1000;
 
 export const coordinatorKey = (queue: string) => `${QUEUE_PREFIX}:${queue}:pagestream:coordinator`;
 export const workersKey = (queue: string) => `${QUEUE_PREFIX}:${queue}:pagestream:workers`;
+/** The run marker: the token of the coordinator's claim, without a time to live. */
+export const runKey = (queue: string) => `${QUEUE_PREFIX}:${queue}:pagestream:run`;
 
 export interface CoordinatorRecord extends LockInfo {
   /** Tells this claim from another by the same process (a second run in one process). */
@@ -53,20 +61,45 @@ export interface WorkerRecord extends LockInfo {
   refused?: string;
 }
 
-/** Sets the value only when the key is absent or holds a claim with the same token. */
+/** Claims the queue when nobody holds it, and marks the run (KEYS: claim, marker; ARGV: token, claim, ttl). */
+const TAKE_SCRIPT = `
+if not redis.call("SET", KEYS[1], ARGV[2], "PX", ARGV[3], "NX") then return 0 end
+redis.call("SET", KEYS[2], ARGV[1])
+return 1`;
+/**
+ * Renews the claim while the run's marker is there and ours: 1; another coordinator's marker or
+ * claim: 0; no marker at all, so Redis lost its data: -1 (and the claim is not recreated).
+ */
 const RENEW_SCRIPT = `
+local run = redis.call("GET", KEYS[2])
+if not run then return -1 end
+if run ~= ARGV[1] then return 0 end
 local current = redis.call("GET", KEYS[1])
 if current and cjson.decode(current).token ~= ARGV[1] then return 0 end
 redis.call("SET", KEYS[1], ARGV[2], "PX", ARGV[3])
+return 1`;
+/** After a loss of data: claim and marker again, unless another coordinator has taken the queue meanwhile. */
+const RECLAIM_SCRIPT = `
+local run = redis.call("GET", KEYS[2])
+if run and run ~= ARGV[1] then return 0 end
+local current = redis.call("GET", KEYS[1])
+if current and cjson.decode(current).token ~= ARGV[1] then return 0 end
+redis.call("SET", KEYS[1], ARGV[2], "PX", ARGV[3])
+redis.call("SET", KEYS[2], ARGV[1])
 return 1`;
 /** Deletes the key only when it holds the claim given (compare-and-delete). */
 const DELETE_IF_SCRIPT = `
 if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end
 return 0`;
+/** Deletes claim and marker, where they are this run's. */
 const RELEASE_SCRIPT = `
 local current = redis.call("GET", KEYS[1])
-if current and cjson.decode(current).token == ARGV[1] then return redis.call("DEL", KEYS[1]) end
-return 0`;
+if current and cjson.decode(current).token == ARGV[1] then redis.call("DEL", KEYS[1]) end
+if redis.call("GET", KEYS[2]) == ARGV[1] then redis.call("DEL", KEYS[2]) end
+return 1`;
+
+/** What a renewal found: the claim renewed, taken by another coordinator, or gone with the rest of Redis's data. */
+export type ClaimRenewal = "renewed" | "taken" | "data_lost";
 
 function me(): LockInfo {
   const start = processStart(process.pid);
@@ -98,7 +131,7 @@ export class CoordinatorClaim {
     const claim = new CoordinatorClaim(redis, queue, pipeline, identity);
     const key = coordinatorKey(queue);
     for (let attempt = 0; attempt < 5; attempt++) {
-      if ((await redis.set(key, JSON.stringify(claim.record), "PX", CLAIM_TTL_MS, "NX")) === "OK") return claim;
+      if ((await redis.eval(TAKE_SCRIPT, 2, key, runKey(queue), claim.record.token, JSON.stringify(claim.record), CLAIM_TTL_MS)) === 1) return claim;
       const text = await redis.get(key);
       if (text === null) continue;
       const holder = JSON.parse(text) as CoordinatorRecord;
@@ -114,17 +147,27 @@ export class CoordinatorClaim {
     throw new Error(`could not claim the queue "${queue}" at ${shown}: the claim keeps changing (several coordinators starting at once?)`);
   }
 
-  /** Renews the claim, with the run's progress for `pagestream status`. False once another coordinator holds it. */
-  async renew(summary?: CoordinatorRecord["summary"]): Promise<boolean> {
-    if (this.lost) return false;
+  /** Renews the claim, with the run's progress for `pagestream status`. Once another coordinator holds it, always "taken". */
+  async renew(summary?: CoordinatorRecord["summary"]): Promise<ClaimRenewal> {
+    if (this.lost) return "taken";
     this.record = { ...this.record, updated_at: new Date().toISOString(), ...(summary ? { summary } : {}) };
-    const done = await this.redis.eval(RENEW_SCRIPT, 1, coordinatorKey(this.queue), this.record.token, JSON.stringify(this.record), CLAIM_TTL_MS);
+    const done = await this.redis.eval(RENEW_SCRIPT, 2, coordinatorKey(this.queue), runKey(this.queue), this.record.token, JSON.stringify(this.record), CLAIM_TTL_MS);
+    if (done === -1) return "data_lost";
+    if (done !== 1) this.lost = true;
+    return this.lost ? "taken" : "renewed";
+  }
+
+  /** Claims the queue again after Redis lost its data. False when another coordinator took it meanwhile. */
+  async reclaim(): Promise<boolean> {
+    if (this.lost) return false;
+    this.record = { ...this.record, updated_at: new Date().toISOString() };
+    const done = await this.redis.eval(RECLAIM_SCRIPT, 2, coordinatorKey(this.queue), runKey(this.queue), this.record.token, JSON.stringify(this.record), CLAIM_TTL_MS);
     if (done !== 1) this.lost = true;
     return !this.lost;
   }
 
   async release(): Promise<void> {
-    await this.redis.eval(RELEASE_SCRIPT, 1, coordinatorKey(this.queue), this.record.token);
+    await this.redis.eval(RELEASE_SCRIPT, 2, coordinatorKey(this.queue), runKey(this.queue), this.record.token);
   }
 }
 

@@ -15,6 +15,11 @@
  * - Redis unreachable for `reconnect_seconds`, or the queue claimed by another coordinator:
  *   every job in flight fails with ProcessorFailed, and the run stops after committing what it
  *   delivered.
+ * - Redis back without its data (restarted without persistence, a failover that lost writes):
+ *   the run's marker is gone (fleet.ts), so the coordinator says so, claims the queue again and
+ *   adds every job it waits for again under the same id; a single job found missing while the
+ *   marker is there is added again alone. A worker that held a lost job cannot complete it (its
+ *   lock went with the data), so each outcome is delivered once.
  */
 import { Job, Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
@@ -24,7 +29,7 @@ import type { QueueOptions } from "../../pipeline/queue-options.js";
 import type { RedisAddress } from "../../pipeline/redis-url.js";
 import { failedResult } from "../process-document.js";
 import { ProcessorFailed, type DocumentJob, type DocumentProcessor, type JobHooks, type JobOutcome } from "../processor.js";
-import { CoordinatorClaim, HEARTBEAT_MS, QUEUE_PREFIX, readWorkers } from "./fleet.js";
+import { CoordinatorClaim, HEARTBEAT_MS, QUEUE_PREFIX, readWorkers, type CoordinatorRecord } from "./fleet.js";
 import { decodeOutcome, identityDifference, isEncodedOutcome, jobData, jobIdOf, type QueueIdentity, type QueueJobData } from "./queue-job.js";
 import { reason, RedisWatch, redisOptions } from "./redis-connection.js";
 
@@ -59,6 +64,10 @@ interface Waiter {
 
 export class QueueProcessor implements DocumentProcessor {
   private readonly pending = new Map<string, Waiter[]>();
+  /** Pending jobs whose add Redis has confirmed: one of these that Redis no longer knows was lost there. */
+  private readonly added = new Set<string>();
+  /** Claiming again and adding the jobs again after Redis lost its data, while under way. */
+  private recovering?: Promise<void>;
   /** Jobs collected whose outcomes the run state has not recorded yet: completed ones are removed once it has. */
   private readonly collected = new Map<string, "completed" | "failed">();
   private failure?: ProcessorFailed;
@@ -136,25 +145,38 @@ export class QueueProcessor implements DocumentProcessor {
     if (this.failure) throw this.failure;
     if (this.stopping) return undefined;
     const id = jobIdOf(job, this.options.identity);
-    const { attempts, backoff_seconds } = this.options.queue;
     return new Promise<JobOutcome | undefined>((resolve, reject) => {
       const waiters = this.pending.get(id) ?? [];
       waiters.push({ job, ...(hooks ? { hooks } : {}), resolve, reject });
       this.pending.set(id, waiters);
-      // An id already in the queue (from a run that was stopped or killed) is not added again: its job is waited for, or collected at once.
-      this.queue
-        .add("document", jobData(job, this.options.identity), {
-          jobId: id,
-          attempts,
-          backoff: { type: "exponential", delay: backoff_seconds * 1000 },
-          removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
-          removeOnFail: KEEP_FAILED,
-        })
-        .then(
-          () => this.collect(id),
-          (err: unknown) => this.fail(`could not add a job to the queue at ${this.options.address.shown}: ${reason(err)}`),
-        );
+      this.add(id);
     });
+  }
+
+  /**
+   * Adds a pending job to the queue under its id. An id already there (from a run that was
+   * stopped or killed, or added again after a loss) is not added twice: its job is waited for, or
+   * collected at once.
+   */
+  private add(id: string): void {
+    const job = this.pending.get(id)?.[0]?.job;
+    if (!job) return;
+    const { attempts, backoff_seconds } = this.options.queue;
+    this.queue
+      .add("document", jobData(job, this.options.identity), {
+        jobId: id,
+        attempts,
+        backoff: { type: "exponential", delay: backoff_seconds * 1000 },
+        removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
+        removeOnFail: KEEP_FAILED,
+      })
+      .then(
+        () => {
+          if (this.pending.has(id)) this.added.add(id);
+          return this.collect(id);
+        },
+        (err: unknown) => this.fail(`could not add a job to the queue at ${this.options.address.shown}: ${reason(err)}`),
+      );
   }
 
   committed(jobs: readonly DocumentJob[]): void {
@@ -218,6 +240,7 @@ export class QueueProcessor implements DocumentProcessor {
     let state: string;
     try {
       state = await this.queue.getJobState(id);
+      if (state === "unknown" && this.added.has(id)) return await this.vanished(id);
       if (state !== "completed" && state !== "failed") return;
       job = await Job.fromId<QueueJobData>(this.queue, id);
     } catch {
@@ -245,6 +268,7 @@ export class QueueProcessor implements DocumentProcessor {
     const waiters = this.pending.get(id);
     if (!waiters) return;
     this.pending.delete(id);
+    this.added.delete(id);
     this.collected.set(id, state);
     for (const waiter of waiters) waiter.resolve(outcome);
   }
@@ -252,6 +276,7 @@ export class QueueProcessor implements DocumentProcessor {
   private settleAll(outcome: undefined): void {
     for (const waiters of this.pending.values()) for (const waiter of waiters) waiter.resolve(outcome);
     this.pending.clear();
+    this.added.clear();
   }
 
   private fail(message: string): void {
@@ -259,6 +284,7 @@ export class QueueProcessor implements DocumentProcessor {
     this.failure = new ProcessorFailed(`${message}. What was delivered is kept; the next run goes on from there`);
     for (const waiters of this.pending.values()) for (const waiter of waiters) waiter.reject(this.failure);
     this.pending.clear();
+    this.added.clear();
   }
 
   private sweep(): void {
@@ -271,10 +297,7 @@ export class QueueProcessor implements DocumentProcessor {
     try {
       const s = this.options.summary;
       const summary = s ? { listed: s.listed, documents: s.documents, ok: s.ok, failed: s.failed, skipped: s.skipped, pages: s.pages, seconds: s.seconds } : undefined;
-      if (!(await this.claim.renew(summary))) {
-        this.fail(`another coordinator took the queue "${this.options.queue.name}" at ${this.options.address.shown} (this one was out of touch with Redis for longer than its claim lasts)`);
-        return;
-      }
+      if (!(await this.keepClaim(summary))) return;
       let live = 0;
       for (const worker of await readWorkers(this.redis, this.options.queue.name)) {
         const difference = identityDifference(this.options.identity, worker.identity);
@@ -292,6 +315,45 @@ export class QueueProcessor implements DocumentProcessor {
     } catch {
       // Redis is away: the watch decides when that is too long
     }
+  }
+
+  /**
+   * Renews the claim and acts on what the renewal found: another coordinator holds the queue (the
+   * run stops), or Redis lost its data (the jobs are added again). True when the run's keys are
+   * there as this run left them.
+   */
+  private async keepClaim(summary?: CoordinatorRecord["summary"]): Promise<boolean> {
+    const renewal = await this.claim.renew(summary);
+    if (renewal === "taken") this.fail(`another coordinator took the queue "${this.options.queue.name}" at ${this.options.address.shown} (this one was out of touch with Redis for longer than its claim lasts)`);
+    if (renewal === "data_lost") await (this.recovering ??= this.recover().finally(() => (this.recovering = undefined)));
+    return renewal === "renewed";
+  }
+
+  /** Redis came back without this run's keys: the queue is claimed again, and every job waited for is added again under its id. */
+  private async recover(): Promise<void> {
+    if (!(await this.claim.reclaim())) {
+      this.fail(`another coordinator took the queue "${this.options.queue.name}" at ${this.options.address.shown} after its Redis lost its data`);
+      return;
+    }
+    const ids = [...this.pending.keys()];
+    this.options.warn(
+      `the queue's Redis at ${this.options.address.shown} lost its data (restarted without persistence, or a failover that lost writes): ` +
+        `${ids.length} job(s) this run waits for are added again under the same ids`,
+    );
+    for (const id of ids) {
+      this.added.delete(id);
+      this.add(id);
+    }
+  }
+
+  /** A job Redis had confirmed and no longer knows: lost with all of the run's keys, or alone (a failover that lost the latest writes). */
+  private async vanished(id: string): Promise<void> {
+    if (!(await this.keepClaim())) return; // lost with the rest, and added again; or the run stops
+    if (!this.added.has(id) || (await this.queue.getJobState(id)) !== "unknown") return;
+    const uri = this.pending.get(id)?.[0]?.job.item.uri ?? id;
+    this.options.warn(`the job for ${uri} vanished from the queue's Redis at ${this.options.address.shown} (a failover that lost writes?): added again under the same id`);
+    this.added.delete(id);
+    this.add(id);
   }
 
   /**
