@@ -15,6 +15,10 @@
  * same record a local run would. A worker lost mid-job (kill -9) holds its job's lock no more:
  * another worker's stalled-job check puts the job back, and another worker takes it.
  *
+ * A job this worker can no longer finish — Redis lost it (restarted empty), or its lock lapsed and
+ * it went back to the queue — has its outcome dropped with a warning naming the document: the
+ * coordinator adds a lost job again, and a lapsed one is taken again, so it is done once more.
+ *
  * A job of another pipeline identity (other stages or options, limits, pagestream version) is
  * refused: it is put back in the queue for the workers it belongs to, and this worker stops
  * with an error naming both identities.
@@ -36,6 +40,11 @@ import { reason, RedisWatch, redisOptions } from "./redis-connection.js";
 const RETRIED_IN_QUEUE = new Set([...TRANSIENT_CODES, "worker_lost"]);
 /** Closing connections to a Redis that is gone would wait forever: this long at most. */
 const CLOSE_WAIT_MS = 2_000;
+/**
+ * BullMQ's refusal to finish a job this worker no longer holds (its finished-errors.js): the
+ * job's key or lock is gone, or another worker holds it.
+ */
+const JOB_NOT_HELD = /^(?:Missing key for job|Missing lock for job|Lock mismatch for job) ([^\s.]+)/;
 
 export interface QueueWorkerOptions {
   address: RedisAddress;
@@ -96,6 +105,8 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ doc
     throw err;
   }
   let refusal: WorkerRefused | undefined;
+  /** The documents of the jobs in hand, by job id, for a warning about one that could not be finished. */
+  const inHand = new Map<string, string>();
 
   const process = async (job: Job<QueueJobData>, token?: string): Promise<EncodedOutcome> => {
     const data = job.data;
@@ -106,6 +117,7 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ doc
       if (!refusal) void refuse(theirs).catch((err: WorkerRefused) => ended((refusal = err)));
       throw new WaitingError();
     }
+    if (job.id) inHand.set(job.id, data.item.uri);
     let outcome: JobOutcome | undefined;
     try {
       outcome = await pool.run({ item: data.item, ...(data.skipIfDocumentId ? { skipIfDocumentId: data.skipIfDocumentId } : {}) }, { progress: (pages) => void job.updateProgress(pages).catch(() => {}) });
@@ -143,7 +155,21 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ doc
     autorun: false,
   });
   let redisTrouble = false;
+  const finished = (job?: Job) => void (job?.id && inHand.delete(job.id));
+  worker.on("completed", finished);
+  worker.on("failed", finished);
   worker.on("error", (err) => {
+    const notHeld = JOB_NOT_HELD.exec(err.message);
+    if (notHeld) {
+      const id = notHeld[1]!;
+      const uri = inHand.get(id);
+      inHand.delete(id);
+      log.warn(
+        `${uri ?? `job ${id}`}: the outcome is dropped, the job is no longer this worker's (${err.message.split("\n")[0]}): ` +
+          "Redis lost its data, or the job's lock lapsed and it went back to the queue; it is done again",
+      );
+      return;
+    }
     // Once per outage: while Redis is away every connection says so, again and again.
     if (!redisTrouble) log.warn(`the queue's Redis at ${address.shown}: ${reason(err)}; trying again for up to ${settings.reconnect_seconds} s`);
     redisTrouble = true;

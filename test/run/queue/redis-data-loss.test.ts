@@ -94,8 +94,9 @@ describe("Redis restarted empty mid-run", () => {
     expect(summary.summary).toMatchObject({ documents: INPUTS.length, skipped: 0 });
   });
 
-  it("processes again only the job a worker held when Redis lost it", () => {
+  it("processes again only the job a worker held when Redis lost it, whose first outcome that worker dropped", () => {
     expect([...reads(dir())].sort()).toEqual([...INPUTS.map(([, name]) => `read ${name}`), "read d-held-service-agreement.pdf"].sort());
+    expect(workerRun.stderr).toMatch(/d-held-service-agreement\.pdf: the outcome is dropped, the job is no longer this worker's \(Missing (key|lock) for job d[0-9a-f]+\. moveToFinished\)/);
   });
 });
 
