@@ -105,8 +105,11 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ doc
     throw err;
   }
   let refusal: WorkerRefused | undefined;
-  /** The documents of the jobs in hand, by job id, for a warning about one that could not be finished. */
-  const inHand = new Map<string, string>();
+  /**
+   * The jobs in hand, by id: their documents, for a warning about one that could not be finished,
+   * and what a try counts once BullMQ has recorded it (a dropped outcome counts for nothing).
+   */
+  const inHand = new Map<string, { uri: string; counts?: { pages: number } }>();
 
   const process = async (job: Job<QueueJobData>, token?: string): Promise<EncodedOutcome> => {
     const data = job.data;
@@ -117,7 +120,7 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ doc
       if (!refusal) void refuse(theirs).catch((err: WorkerRefused) => ended((refusal = err)));
       throw new WaitingError();
     }
-    if (job.id) inHand.set(job.id, data.item.uri);
+    if (job.id) inHand.set(job.id, { uri: data.item.uri });
     let outcome: JobOutcome | undefined;
     try {
       outcome = await pool.run({ item: data.item, ...(data.skipIfDocumentId ? { skipIfDocumentId: data.skipIfDocumentId } : {}) }, { progress: (pages) => void job.updateProgress(pages).catch(() => {}) });
@@ -132,15 +135,15 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ doc
 
   const settle = async (job: Job<QueueJobData>, outcome: JobOutcome): Promise<EncodedOutcome> => {
     const encoded = encodeOutcome(outcome);
+    const held = job.id ? inHand.get(job.id) : undefined;
     if (outcome.kind === "unchanged" || outcome.result.status === "ok") {
-      heartbeat.record.documents++;
-      if (outcome.kind === "processed") heartbeat.record.pages += outcome.result.status === "ok" ? outcome.result.pages.length : 0;
+      if (held) held.counts = { pages: outcome.kind === "processed" && outcome.result.status === "ok" ? outcome.result.pages.length : 0 };
       return encoded;
     }
     const { code, message } = outcome.result.error;
     // The error record the coordinator delivers should this try be the last.
     await job.updateData({ ...job.data, outcome: encoded });
-    heartbeat.record.documents++;
+    if (held) held.counts = { pages: 0 };
     const text = `${job.data.item.uri}: ${code}: ${message}`;
     throw RETRIED_IN_QUEUE.has(code) ? new Error(text) : new UnrecoverableError(text);
   };
@@ -155,14 +158,21 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<{ doc
     autorun: false,
   });
   let redisTrouble = false;
-  const finished = (job?: Job) => void (job?.id && inHand.delete(job.id));
+  const finished = (job?: Job) => {
+    const held = job?.id ? inHand.get(job.id) : undefined;
+    if (!held) return;
+    inHand.delete(job!.id!);
+    if (!held.counts) return; // the try ended without an outcome (the worker stopping)
+    heartbeat.record.documents++;
+    heartbeat.record.pages += held.counts.pages;
+  };
   worker.on("completed", finished);
   worker.on("failed", finished);
   worker.on("error", (err) => {
     const notHeld = JOB_NOT_HELD.exec(err.message);
     if (notHeld) {
       const id = notHeld[1]!;
-      const uri = inHand.get(id);
+      const uri = inHand.get(id)?.uri;
       inHand.delete(id);
       log.warn(
         `${uri ?? `job ${id}`}: the outcome is dropped, the job is no longer this worker's (${err.message.split("\n")[0]}): ` +

@@ -96,6 +96,8 @@ describe("Redis restarted empty mid-run", () => {
 
   it("processes again only the job a worker held when Redis lost it, whose first outcome that worker dropped", () => {
     expect([...reads(dir())].sort()).toEqual([...INPUTS.map(([, name]) => `read ${name}`), "read d-held-service-agreement.pdf"].sort());
+    // Seven documents finished: the dropped outcome counts for nothing.
+    expect(workerRun.stderr).toMatch(/worker stopped: 7 document\(s\), \d+ pages/);
     expect(workerRun.stderr).toMatch(/d-held-service-agreement\.pdf: the outcome is dropped, the job is no longer this worker's \(Missing (key|lock) for job d[0-9a-f]+\. moveToFinished\)/);
   });
 });
