@@ -178,6 +178,12 @@ export interface SinkContext extends RunContext {
    * checkpoint was never acknowledged and must be dropped.
    */
   readonly checkpoint?: unknown;
+  /**
+   * Reports an error the sink met outside a call of the runner's (a timer's commit): the run
+   * stops on it as on an error thrown from `write`. The sink SHOULD also throw it from its next
+   * call. Absent when nobody runs the sink (a test driving it by hand).
+   */
+  readonly fail?: (error: unknown) => void;
 }
 
 /**

@@ -14,7 +14,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import type { RunContext, RunOrigin, RunSummary, Source } from "../core/plugin.js";
+import type { RunContext, RunOrigin, RunSummary, SinkContext, Source } from "../core/plugin.js";
 import { describeError } from "../core/document-error.js";
 import { ensureFolder } from "../core/output-folder.js";
 import type { DocumentResult, SourceChange, SourceItem } from "../core/records.js";
@@ -150,10 +150,12 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
   let state: RunState | undefined;
   let delivery: Delivery | undefined;
   let processor: DocumentProcessor | undefined;
+  // A sink's error outside the runner's calls (a timer's commit) stops the run as one thrown from a write does.
+  const sinkFailed = new AbortController();
   try {
     sinkLocks = await lockSinkFiles(config, resolve(options.pipelineFile));
     state = await RunState.open(join(runFolder, STATE_FILE));
-    const sinks = await openSinks(config, context, state, options.pipelineFile);
+    const sinks = await openSinks(config, { ...context, fail: (err) => sinkFailed.abort(err) }, state, options.pipelineFile);
     delivery = new Delivery(state, sinks, identity, summary);
     const committing = delivery;
     committing.onCommit = (jobs) => processor?.committed?.(jobs);
@@ -164,8 +166,9 @@ export async function runPipeline(config: PipelineConfig, context: RunContext, o
       : WorkerPool.start({ workers, setup, timeoutSeconds: settings.timeout_seconds, maxWorkerMemoryMb: settings.max_worker_memory_mb, warn: context.warn });
     const running = processor;
     options.stopNow?.addEventListener("abort", () => running.kill(), { once: true });
+    sinkFailed.signal.addEventListener("abort", () => running.kill(), { once: true });
     events.onStarted?.({ source, workers: processor.capacity });
-    await drive(source, delivery, processor, identity, config, { stop, watch: options.watch === true, reprocess: options.reprocess === true, events });
+    await drive(source, delivery, processor, identity, config, { stop, sinkFailed: sinkFailed.signal, watch: options.watch === true, reprocess: options.reprocess === true, events });
     await processor.close();
     const reason = stop.aborted ? (stop.reason as StopReason | undefined) : undefined;
     const failures = state.failures();
@@ -212,7 +215,7 @@ async function reportFatalIfFree(runFolder: string, name: string, failed: RunRep
 }
 
 /** The sinks, each with the key the run state knows it by, resumed from their last checkpoints. */
-async function openSinks(config: PipelineConfig, context: RunContext, state: RunState, pipelineFile: string): Promise<RunSink[]> {
+async function openSinks(config: PipelineConfig, context: RunContext & Pick<SinkContext, "fail">, state: RunState, pipelineFile: string): Promise<RunSink[]> {
   const sinks: RunSink[] = [];
   const keys = sinkKeys(config.sinks);
   const { spec, type, options } = config.source;
@@ -245,7 +248,7 @@ async function drive(
   processor: DocumentProcessor,
   identity: PipelineIdentity,
   config: PipelineConfig,
-  options: { stop: AbortSignal; watch: boolean; reprocess: boolean; events: RunEvents },
+  options: { stop: AbortSignal; sinkFailed: AbortSignal; watch: boolean; reprocess: boolean; events: RunEvents },
 ): Promise<RunSummary> {
   const started = process.hrtime.bigint();
   const { stop, events } = options;
@@ -311,8 +314,9 @@ async function drive(
     // A watcher that scans the folder first ignores what it finds there: a file added before it
     // is ready, once the listing has passed, would be seen by neither.
     await changes?.ready;
-    const listing = untilAborted(source.list(), stop);
+    const listing = untilAborted(source.list(), AbortSignal.any([stop, options.sinkFailed]));
     for await (const step of mapOrdered(listing, concurrency, track(prepare))) await apply(step);
+    options.sinkFailed.throwIfAborted();
     summary.complete = listing.finished;
     await delivery.checkpoint();
     if (summary.complete && delivery.prunes) {
@@ -327,7 +331,8 @@ async function drive(
       delivery.eager = true;
       events.onWatching?.({ ...summary, seconds: elapsed(started) });
       const work = (change: SourceChange): Promise<Step> => (change.type === "upsert" ? prepare(change.item) : Promise.resolve({ kind: "remove", uri: change.uri }));
-      for await (const step of mapOrdered(untilAborted(changes, stop), concurrency, track(work))) await apply(step);
+      for await (const step of mapOrdered(untilAborted(changes, AbortSignal.any([stop, options.sinkFailed])), concurrency, track(work))) await apply(step);
+      options.sinkFailed.throwIfAborted();
       await delivery.checkpoint();
     }
   } finally {

@@ -114,10 +114,24 @@ export default defineSink({
       if (db.open && db.inTransaction) db.exec("COMMIT");
       batchRows = 0;
     };
+    // A commit the timer makes has no caller to throw to (a full disk used to crash the process
+    // from it, leaving run.lock behind): the run is told, and every later call throws it too.
+    let broken: unknown;
+    const unlessBroken = () => {
+      if (broken !== undefined) throw broken;
+    };
+    const commitLater = () => {
+      try {
+        commit();
+      } catch (err) {
+        broken = failure(err);
+        context.fail?.(broken);
+      }
+    };
     const inBatch = (rows: number) => {
       if (!db.inTransaction) {
         db.exec("BEGIN IMMEDIATE");
-        timer = setTimeout(commit, BATCH_MS).unref();
+        timer = setTimeout(commitLater, BATCH_MS).unref();
       }
       batchRows += rows;
     };
@@ -126,6 +140,7 @@ export default defineSink({
       async write(result) {
         const rows = documentRows(result);
         try {
+          unlessBroken();
           inBatch(1 + rows.pages.length + rows.chunks.length);
           writer.write(rows, new Date().toISOString());
           if (!resumed) written.add(result.uri);
@@ -138,6 +153,7 @@ export default defineSink({
         ? {
             async remove(uri: string) {
               try {
+                unlessBroken();
                 inBatch(1);
                 writer.remove(uri);
               } catch (err) {
@@ -148,6 +164,7 @@ export default defineSink({
         : {}),
       async checkpoint(): Promise<SqliteCheckpoint> {
         try {
+          unlessBroken();
           commit();
         } catch (err) {
           throw failure(err);
@@ -156,6 +173,7 @@ export default defineSink({
       },
       async close(summary) {
         try {
+          unlessBroken();
           commit();
           // An archive the run state did not know got every document this run: what else it
           // holds is not in the source (the run state prunes a known archive document by document).
