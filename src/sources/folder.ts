@@ -7,6 +7,7 @@ import { DocumentError } from "../core/document-error.js";
 import { defineSource, type Source } from "../core/plugin.js";
 import type { SourceChange, SourceItem } from "../core/records.js";
 import { fileItem } from "./folder-item.js";
+import { nameText } from "./folder-names.js";
 import { globOptions, pathFilter, type PathFilter } from "./path-filter.js";
 
 const options = z.strictObject({
@@ -79,7 +80,7 @@ interface WalkOptions {
  * Depth-first, each folder's entries sorted by name (their bytes), so a run over the same tree
  * always meets the files in the same order. One folder is read at a time: nothing is listed
  * ahead. Names are read as bytes: one that is not valid UTF-8 is listed under an escaped form
- * (`\xff`) and read by its bytes, never dropped. A subfolder that cannot be listed becomes an
+ * (`\xff`, folder-names.ts) and read by its bytes, never dropped. A subfolder that cannot be listed becomes an
  * item with a problem (an error record for that folder); the rest of the tree is still listed.
  */
 async function* walk(root: string, options: WalkOptions): AsyncGenerator<SourceItem> {
@@ -162,7 +163,7 @@ async function* walkFolder(root: string, rel: RelPath | undefined, state: WalkSt
 }
 
 function childPath(parent: RelPath | undefined, name: Buffer): RelPath {
-  const decoded = decodeName(name);
+  const decoded = nameText(name);
   if (!parent) return { text: decoded.text, bytes: Buffer.from(name), exact: decoded.exact };
   return { text: `${parent.text}/${decoded.text}`, bytes: Buffer.concat([parent.bytes, SLASH, name]), exact: parent.exact && decoded.exact };
 }
@@ -187,42 +188,6 @@ function unlistedFolder(root: string, rel: RelPath, err: NodeJS.ErrnoException):
       message: `this folder cannot be listed (${denied ? "permission denied" : (err.code ?? err.message)}): the files in it were not read; the run lists it again next time`,
     },
   };
-}
-
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
-
-/** A file name as text: decoded when it is valid UTF-8, else with each byte that is not part of a valid sequence as \xNN. */
-export function decodeName(bytes: Uint8Array): { text: string; exact: boolean } {
-  try {
-    return { text: UTF8.decode(bytes), exact: true };
-  } catch {
-    let text = "";
-    for (let i = 0; i < bytes.length; ) {
-      const length = sequenceLength(bytes, i);
-      if (length > 0) {
-        text += Buffer.from(bytes.subarray(i, i + length)).toString("utf8");
-        i += length;
-      } else {
-        text += `\\x${bytes[i]!.toString(16).padStart(2, "0")}`;
-        i++;
-      }
-    }
-    return { text, exact: false };
-  }
-}
-
-/** The length of the valid UTF-8 sequence starting at `i`, or 0 when there is none. */
-function sequenceLength(bytes: Uint8Array, i: number): number {
-  const lead = bytes[i]!;
-  const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
-  if (length === 0 || i + length > bytes.length) return 0;
-  const sequence = bytes.subarray(i, i + length);
-  try {
-    UTF8.decode(sequence);
-    return length;
-  } catch {
-    return 0;
-  }
 }
 
 function isInside(path: string, folder: string): boolean {
@@ -306,14 +271,21 @@ function watchFolder(root: string, options: WalkOptions, signal: AbortSignal): A
         return stats?.isFile() === true && !options.filter.includes(r);
       },
     });
+    // The uri the listing gives the same file (a name that looks escaped is escaped in both).
+    const named = (path: string) => {
+      const bytes = Buffer.from(rel(path));
+      const { text, exact } = nameText(bytes);
+      return { text, uri: join(root, text), bytes: exact ? undefined : bytes };
+    };
     const upsert = (path: string, info?: { size: number; mtimeMs: number }) => {
-      if (!options.filter.takesPath(rel(path))) return;
-      if (info) push({ type: "upsert", item: fileItem(rel(path), path, info.size, info.mtimeMs) });
+      const name = named(path);
+      if (info && options.filter.takesPath(name.text)) push({ type: "upsert", item: fileItem(name.text, name.uri, info.size, info.mtimeMs, name.bytes) });
     };
     w.on("add", upsert);
     w.on("change", upsert);
     w.on("unlink", (path) => {
-      if (options.filter.takesPath(rel(path))) push({ type: "remove", uri: path });
+      const name = named(path);
+      if (options.filter.takesPath(name.text)) push({ type: "remove", uri: name.uri });
     });
     return w;
   });

@@ -114,6 +114,16 @@ describe("folder source: names and folders it cannot take as they are", () => {
     await expect(source.read({ ...sent, path_bytes: Buffer.from("../x.pdf").toString("base64") })).rejects.toThrow(/not an item of this folder source/);
   });
 
+  it("lists caf<0xE9>.pdf and a file literally named caf\\xe9.pdf under two uris, and reads each by its own name", async () => {
+    await writeFile(Buffer.concat([Buffer.from(root + "/caf"), Buffer.from([0xe9]), Buffer.from(".pdf")]), "%PDF-1.7 latin-1 name");
+    await writeFile(join(root, "caf\\xe9.pdf"), "%PDF-1.7 literal name");
+    const source = await folder.create(folder.options.parse({ path: root, stable_seconds: 0 }), { baseDir: root, warn: () => {}, purpose: "run" });
+    const items: SourceItem[] = [];
+    for await (const item of source.list()) items.push(JSON.parse(JSON.stringify(item)) as SourceItem);
+    expect(items.map((i) => i.uri.slice(root.length + 1))).toEqual(["caf\\x5cxe9.pdf", "caf\\xe9.pdf"]);
+    expect(await Promise.all(items.map(async (i) => Buffer.from(await source.read(i)).toString()))).toEqual(["%PDF-1.7 literal name", "%PDF-1.7 latin-1 name"]);
+  });
+
   it("tells the run about every entry it passes over, and why", async () => {
     for (const f of ["a.pdf", ".hidden.pdf", ".cache/b.pdf", "notes.txt", "drafts/c.pdf"]) await touch(f);
     const skipped: string[] = [];
