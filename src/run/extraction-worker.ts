@@ -8,6 +8,7 @@
 import type { Source, Stage } from "../core/plugin.js";
 import { loadPdfJs } from "../stages/extract/pdfjs-loader.js";
 import { saveCodeCaches } from "../script-code-cache.js";
+import { exitWithParent } from "./parent-watch.js";
 import { buildWorkerComponents } from "./worker-components.js";
 import { processJob } from "./process-document.js";
 import { PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from "./worker-protocol.js";
@@ -18,8 +19,10 @@ const send = (message: FromWorker) => process.send!(message);
 // run must be able to finish the documents in flight (shutdown_timeout_seconds).
 process.on("SIGINT", () => {});
 process.on("SIGTERM", () => {});
-// The parent is gone (killed, crashed): nothing will read our results.
+// The parent is gone (killed, crashed): nothing will read our results. 'disconnect' tells a
+// worker that waits; one busy extracting learns it from its watching thread.
 process.on("disconnect", () => process.exit(0));
+exitWithParent();
 
 let built: { setup: WorkerSetup; source: Source; stages: Stage[] } | undefined;
 
