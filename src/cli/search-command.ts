@@ -9,6 +9,7 @@ import { openArchiveFor, unusableArchive } from "./archive-choice.js";
 import { QueryError, searchArchive, type SearchHit } from "../sinks/sqlite/search.js";
 import { searchHitJson } from "../sinks/sqlite/search-hit-json.js";
 import { EXIT } from "../exit-codes.js";
+import { escapeControls } from "./escape-controls.js";
 
 export interface SearchFlags {
   db?: string;
@@ -47,7 +48,7 @@ export async function searchCommand(query: string, flags: SearchFlags): Promise<
     if (flags.json) {
       process.stdout.write(JSON.stringify({ archive: file, query: result.query, match: result.match, hits: result.hits.map(searchHitJson) }, null, 2) + "\n");
     } else if (result.hits.length === 0) {
-      process.stdout.write(`No matches for ${JSON.stringify(query)}.\n`);
+      process.stdout.write(`No matches for ${escapeControls(JSON.stringify(query))}.\n`);
     } else {
       const bold = process.stdout.isTTY ? (s: string) => `\u001b[1m${s}\u001b[22m` : (s: string) => `[${s}]`;
       process.stdout.write(result.hits.map((hit, i) => textHit(hit, i + 1, bold)).join("\n"));
@@ -98,17 +99,23 @@ function pages([first, last]: [number, number]): string {
   return first === last ? `p. ${first}` : `pp. ${first}–${last}`;
 }
 
+/**
+ * One hit for a person. Paths, page labels, titles and text come from the files and say what
+ * their makers chose: their control characters are escaped (escape-controls.ts), so that a raw
+ * ESC never reaches the terminal (a colour, a window title, a cleared screen) and a newline never
+ * makes a hit of its own. `--json` keeps them exact, for programs.
+ */
 function textHit(hit: SearchHit, n: number, mark: (s: string) => string): string {
-  const shown = hit.uri.startsWith(process.cwd()) ? relative(process.cwd(), hit.uri) : hit.uri;
-  const labels = hit.matchPageLabels.length ? ` (printed ${hit.matchPageLabels.join(", ")})` : "";
+  const shown = escapeControls(hit.uri.startsWith(process.cwd()) ? relative(process.cwd(), hit.uri) : hit.uri);
+  const labels = hit.matchPageLabels.length ? ` (printed ${escapeControls(hit.matchPageLabels.join(", "))})` : "";
   let snippet = "";
   let at = 0;
   for (const [s, e] of hit.highlights) {
-    snippet += hit.snippet.slice(at, s) + mark(hit.snippet.slice(s, e));
+    snippet += escapeControls(hit.snippet.slice(at, s)) + mark(escapeControls(hit.snippet.slice(s, e)));
     at = e;
   }
-  snippet += hit.snippet.slice(at);
+  snippet += escapeControls(hit.snippet.slice(at));
   // Text read by OCR is a guess at letters: say so, with how sure the engine was.
   const ocr = hit.ocr ? `  [ocr, confidence ${hit.ocr.meanConfidence}]` : "";
-  return `${n}. ${shown}  ${pages(hit.matchPages)}${labels}${ocr}${hit.title ? `  ${hit.title}` : ""}\n   ${snippet}\n`;
+  return `${n}. ${shown}  ${pages(hit.matchPages)}${labels}${ocr}${hit.title ? `  ${escapeControls(hit.title)}` : ""}\n   ${snippet}\n`;
 }
