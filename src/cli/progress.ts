@@ -25,6 +25,12 @@ export class Progress {
   private lastLineAt = Date.now();
   /** Pages read so far of the documents in flight, by uri: shown before their results arrive. */
   private readonly reading = new Map<string, number>();
+  /**
+   * The summary's pages when the last result was counted here. The run counts a result's pages
+   * in the summary before it tells this display, which then still holds them as in flight: a
+   * line drawn in between (the redraw timer, while the sinks commit) showed them twice.
+   */
+  private pagesDone = 0;
 
   constructor(
     private readonly summary: () => RunSummary,
@@ -51,6 +57,7 @@ export class Progress {
   /** A listed document is done (processed, failed or skipped). */
   done(bytes: number, processed: boolean, uri?: string): void {
     if (uri) this.reading.delete(uri);
+    this.pagesDone = this.summary().pages;
     this.bytesDone += bytes;
     if (processed) {
       this.processingStarted ??= Date.now();
@@ -88,10 +95,10 @@ export class Progress {
     const done = s.documents + s.skipped;
     let inFlight = 0;
     for (const pages of this.reading.values()) inFlight += pages;
-    const pagesSeen = s.pages + inFlight;
+    const pagesSeen = this.pagesDone + inFlight;
     const pagesPerSecond = seconds > 0 ? pagesSeen / seconds : 0;
     // Pages per byte so far, times all the bytes: an estimate until every PDF is open.
-    const pagesTotal = this.total && this.processedBytes > 0 ? Math.round((s.pages / this.processedBytes) * (this.total.bytes - this.bytesDone + this.processedBytes)) : undefined;
+    const pagesTotal = this.total && this.processedBytes > 0 ? Math.round((this.pagesDone / this.processedBytes) * (this.total.bytes - this.bytesDone + this.processedBytes)) : undefined;
     let etaSeconds: number | undefined;
     if (this.total && this.processingStarted && this.processedBytes > 0) {
       const rate = this.processedBytes / ((Date.now() - this.processingStarted) / 1000);
