@@ -17,6 +17,7 @@ import { outputCollisions, outputPlaces } from "./output-collisions.js";
 import { queueSetting } from "./queue-options.js";
 import { closestKey, keysAt } from "./option-suggestions.js";
 import { loadSpec, type SpecOf } from "./registry.js";
+import { yamlSyntaxIssues } from "./yaml-syntax-errors.js";
 
 
 /** The pipeline file's own keys. Components are checked against their declarations afterwards. */
@@ -133,7 +134,7 @@ export async function parsePipeline(text: string, where: { file: string; baseDir
     const { line, col } = lineCounter.linePos(offset);
     issues.push({ file: where.file, line, col, path, message });
   };
-  for (const e of doc.errors) at(e.pos[0], "", e.message.split("\n")[0]!);
+  for (const e of yamlSyntaxIssues(doc.errors, text, lineCounter)) issues.push({ file: where.file, line: e.line, col: e.col, path: "", message: e.message });
   if (issues.length) return { ok: false, issues };
   expandEnvReferences(doc, where.env ?? process.env, (offset, path, message) => at(offset, pathText(path), message));
   if (issues.length) return { ok: false, issues };

@@ -96,6 +96,17 @@ describe("pipeline.yaml validation", () => {
     ]);
   });
 
+  it("reports a stray indent on the indented line, not at the value on the line above it", async () => {
+    const text = ["source:", "  type: folder", "    path: in", "stages: [{ type: extract }]", "sinks: [{ type: jsonl }]"].join("\n");
+    expect(await issuesOf(text)).toEqual(['pipeline.yaml:3:5 indented further than line 2 above it: line it up with the keys it belongs with (or end line 2 with a key and ":")']);
+    const deeper = ["source:", "  type: folder", "  path: in", "   recursive: true", "stages: [{ type: extract }]", "sinks: [{ type: jsonl }]"].join("\n");
+    expect(await issuesOf(deeper)).toEqual(['pipeline.yaml:4:4 indented further than line 3 above it: line it up with the keys it belongs with (or end line 3 with a key and ":")']);
+  });
+
+  it("keeps the yaml library's place for other syntax errors", async () => {
+    expect(await issuesOf("source:\n  type: folder\n path: in\n")).toEqual(["pipeline.yaml:3:1 All mapping items must start at the same column"]);
+  });
+
   it("names the built-ins when a type is unknown", async () => {
     const text = "source: { type: ftp }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n";
     expect(await issuesOf(text)).toEqual(['pipeline.yaml:1:17 source.type: unknown source type "ftp"; built-in sources: folder, s3']);
