@@ -35,19 +35,14 @@ export default defineSource({
   readsFolder: (opts, baseDir) => resolve(baseDir, opts.path),
   origin: (opts, baseDir) => ({ path: resolve(baseDir, opts.path) }),
   async probe(opts, context) {
-    const root = resolve(context.baseDir, opts.path);
-    const info = await stat(root).catch((err: NodeJS.ErrnoException) => {
-      throw new Error(`source folder ${opts.path} cannot be read: ${err.code === "ENOENT" ? `it does not exist (${root})` : err.message}`);
-    });
-    if (!info.isDirectory()) throw new Error(`source folder ${opts.path} is not a folder (${root})`);
-    await access(root, constants.R_OK | constants.X_OK).catch((err: NodeJS.ErrnoException) => {
-      throw new Error(`source folder ${opts.path} cannot be read: ${err.code === "EACCES" || err.code === "EPERM" ? "permission denied" : err.message} (${root})`);
-    });
+    await checkReadable(opts.path, resolve(context.baseDir, opts.path));
     return `folder ${opts.path} can be read`;
   },
   examples: [{ path: "fixtures/samples" }, { path: "/srv/intake", include: ["**/*.pdf"], exclude: ["**/drafts/**"], watch: true, stable_seconds: 5 }],
-  create(opts, context): Source {
+  async create(opts, context): Promise<Source> {
     const root = resolve(context.baseDir, opts.path);
+    // A run checks the folder before its sinks open: a missing one must not leave empty output files behind.
+    if (context.purpose === "run") await checkReadable(opts.path, root);
     const walkOptions = { filter: pathFilter(opts), followSymlinks: opts.follow_symlinks, stableMs: opts.stable_seconds * 1000 };
     return {
       list: () => walk(root, { ...walkOptions, skipped: context.skipped }),
@@ -66,6 +61,17 @@ export default defineSource({
     };
   },
 });
+
+/** Throws, naming the folder as the pipeline gives it, when it is missing, not a folder or not readable. */
+async function checkReadable(path: string, root: string): Promise<void> {
+  const info = await stat(root).catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`source folder ${path} cannot be read: ${err.code === "ENOENT" ? `it does not exist (${root})` : err.message}`);
+  });
+  if (!info.isDirectory()) throw new Error(`source folder ${path} is not a folder (${root})`);
+  await access(root, constants.R_OK | constants.X_OK).catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`source folder ${path} cannot be read: ${err.code === "EACCES" || err.code === "EPERM" ? "permission denied" : err.message} (${root})`);
+  });
+}
 
 interface WalkOptions {
   filter: PathFilter;
