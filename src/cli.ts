@@ -28,6 +28,17 @@ program
   });
 
 program
+  .command("init")
+  .description("Write a commented pipeline.yaml that reads the PDFs under a folder into chunks (out/chunks.jsonl) and a searchable archive (out/archive.sqlite); then `pagestream run`.")
+  .argument("<folder>", "the folder that holds the PDFs (read recursively; it must not hold the pipeline file's folder)")
+  .option("--pipeline <file>", "the pipeline file to write", "pipeline.yaml")
+  .option("--force", "replace the pipeline file if it exists")
+  .action(async (folder: string, opts: import("./cli/init-command.js").InitFlags) => {
+    const { initCommand } = await import("./cli/init-command.js");
+    process.exitCode = await initCommand(folder, opts);
+  });
+
+program
   .command("run")
   .description("Run a pipeline: read the source, run the stages, write the sinks. Skips what an earlier run did; see the run summary in the run folder.")
   .argument("[pipeline]", "pipeline file", "pipeline.yaml")

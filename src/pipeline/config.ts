@@ -91,8 +91,16 @@ export interface ConfigIssue {
   message: string;
 }
 
+/** `file:line:col path: message`; an issue with the file as a whole (line 0) is `file: message`. */
 export function formatIssue(issue: ConfigIssue): string {
-  return `${issue.file}:${issue.line}:${issue.col} ${issue.path ? issue.path + ": " : ""}${issue.message}`;
+  const where = issue.line > 0 ? `${issue.file}:${issue.line}:${issue.col} ` : `${issue.file}: `;
+  return `${where}${issue.path ? issue.path + ": " : ""}${issue.message}`;
+}
+
+/** A missing pipeline file: most often a first run in a folder that has none yet, so say how to make one. */
+function missingPipelineAdvice(path: string): string {
+  const folder = dirname(resolve(path));
+  return `the file does not exist (in ${folder}): \`pagestream init <folder of PDFs>\` writes a pipeline.yaml for your PDFs here, or give the path of an existing pipeline file`;
 }
 
 export interface ComponentConfig<K extends ComponentKind> {
@@ -120,8 +128,8 @@ export async function loadPipelineFile(path: string): Promise<ConfigResult> {
   try {
     text = await readFile(path, "utf8");
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "the file does not exist" : (err as Error).message;
-    return { ok: false, issues: [{ file: path, line: 1, col: 1, path: "", message: reason }] };
+    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? missingPipelineAdvice(path) : (err as Error).message;
+    return { ok: false, issues: [{ file: path, line: 0, col: 0, path: "", message: reason }] };
   }
   return parsePipeline(text, { file: basename(path), baseDir: dirname(resolve(path)) });
 }
