@@ -1,5 +1,5 @@
 /**
- * `pipeline.schema.json` and the README's option tables, generated from the same zod schemas
+ * `pipeline.schema.json` and the option tables of docs/reference.md, generated from the same zod schemas
  * that validate a pipeline: one source of truth. `npm run docs` writes them; a test fails when
  * the committed copies are stale.
  */
@@ -70,27 +70,27 @@ function table(rows: OptionRow[]): string {
   return lines.join("\n");
 }
 
-/** The README's configuration reference, in Markdown. */
+/** The configuration reference (docs/reference.md), in Markdown. */
 export async function configReference(): Promise<string> {
   const specs = await builtinSpecs();
-  const parts: string[] = ["### Pipeline file", "", table(optionRows(pipelineShape.omit({ source: true, stages: true, sinks: true }))), ""];
-  parts.push("### Queue", "", "`queue:` (a distributed run; see [Many machines](#many-machines)): a Redis URL, or these settings.", "", table(optionRows(queueOptions)), "");
+  const parts: string[] = ["## Pipeline file", "", table(optionRows(pipelineShape.omit({ source: true, stages: true, sinks: true }))), ""];
+  parts.push("## Queue", "", "`queue:` (a distributed run; see [Many machines](many-machines.md)): a Redis URL, or these settings.", "", table(optionRows(queueOptions)), "");
   const titles: Record<ComponentKind, string> = { source: "Sources", stage: "Stages", sink: "Sinks" };
   for (const kind of KINDS) {
-    parts.push(`### ${titles[kind]}`, "");
+    parts.push(`## ${titles[kind]}`, "");
     for (const spec of specs[kind]) {
-      parts.push(`#### \`type: ${spec.type}\``, "", spec.summary, "", table(optionRows(spec.options)), "");
+      parts.push(`### \`type: ${spec.type}\``, "", spec.summary, "", table(optionRows(spec.options)), "");
     }
   }
   return parts.join("\n").trimEnd() + "\n";
 }
 
-export const README_MARKERS = { start: "<!-- config-reference:start -->", end: "<!-- config-reference:end -->" } as const;
+export const REFERENCE_MARKERS = { start: "<!-- config-reference:start -->", end: "<!-- config-reference:end -->" } as const;
 
-/** Puts the reference between the README's markers. */
-export function spliceReadme(readme: string, reference: string): string {
-  const start = readme.indexOf(README_MARKERS.start);
-  const end = readme.indexOf(README_MARKERS.end);
-  if (start < 0 || end < start) throw new Error(`README.md needs the markers ${README_MARKERS.start} and ${README_MARKERS.end}`);
-  return readme.slice(0, start + README_MARKERS.start.length) + "\n" + reference + readme.slice(end);
+/** Puts the reference between the markers of docs/reference.md. */
+export function spliceReference(page: string, reference: string): string {
+  const start = page.indexOf(REFERENCE_MARKERS.start);
+  const end = page.indexOf(REFERENCE_MARKERS.end);
+  if (start < 0 || end < start) throw new Error(`docs/reference.md needs the markers ${REFERENCE_MARKERS.start} and ${REFERENCE_MARKERS.end}`);
+  return page.slice(0, start + REFERENCE_MARKERS.start.length) + "\n" + reference + page.slice(end);
 }

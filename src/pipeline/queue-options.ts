@@ -69,7 +69,7 @@ export const queueSetting = z
   .union([url, queueOptions])
   .transform((value) => (typeof value === "string" ? queueOptions.parse({ url: value }) : value))
   .describe(
-    "A distributed run over BullMQ and Redis (see README, Many machines): a Redis URL, or its settings with `url`. `pagestream run` is then the coordinator, `pagestream worker` processes the documents on any number of machines.",
+    "A distributed run over BullMQ and Redis (see docs/many-machines.md): a Redis URL, or its settings with `url`. `pagestream run` is then the coordinator, `pagestream worker` processes the documents on any number of machines.",
   );
 
 /** The defaults, for a queue named only on the command line. */

@@ -17,10 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-it("works as the README configures it", async () => {
-  const readme = await readFile("README.md", "utf8");
+it("works as docs/archive-and-search.md configures it", async () => {
+  const readme = await readFile("docs/archive-and-search.md", "utf8");
   const snippet = /```json\n(\{\s*"mcpServers"[\s\S]*?)```/.exec(readme)?.[1];
-  expect(snippet, "the README's mcpServers snippet").toBeDefined();
+  expect(snippet, "the mcpServers snippet of docs/archive-and-search.md").toBeDefined();
   const config = JSON.parse(snippet!.replaceAll("/path/to/pagestream", resolve(".")).replaceAll("/path/to/out/archive.sqlite", join(dir, "out/archive.sqlite"))) as {
     mcpServers: Record<string, { command: string; args: string[] }>;
   };

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { configReference, pipelineJsonSchema, README_MARKERS, builtinSpecs } from "../../src/pipeline/config-schema.js";
+import { configReference, pipelineJsonSchema, REFERENCE_MARKERS, builtinSpecs } from "../../src/pipeline/config-schema.js";
 import { formatIssue, parsePipeline } from "../../src/pipeline/config.js";
 import { DEFAULT_STAGES } from "../../src/pipeline/default-pipeline.js";
 
@@ -204,10 +204,10 @@ describe("generated files", () => {
     expect(committed).toEqual(await pipelineJsonSchema());
   });
 
-  it("the README's configuration reference is up to date (run `npm run docs`)", async () => {
-    const readme = await readFile("README.md", "utf8");
-    const start = readme.indexOf(README_MARKERS.start) + README_MARKERS.start.length;
-    const end = readme.indexOf(README_MARKERS.end);
+  it("the configuration reference in docs/reference.md is up to date (run `npm run docs`)", async () => {
+    const readme = await readFile("docs/reference.md", "utf8");
+    const start = readme.indexOf(REFERENCE_MARKERS.start) + REFERENCE_MARKERS.start.length;
+    const end = readme.indexOf(REFERENCE_MARKERS.end);
     expect(readme.slice(start, end).trim()).toBe((await configReference()).trim());
   });
 

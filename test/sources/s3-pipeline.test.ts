@@ -238,13 +238,13 @@ describe("pagestream run over a bucket", () => {
   });
 });
 
-describe("the README's S3 pipelines", () => {
+describe("the S3 pipelines of docs/pipelines.md", () => {
   it("validate as they are written", async () => {
-    const readme = await readFile("README.md", "utf8");
+    const readme = await readFile("docs/pipelines.md", "utf8");
     const sources = [...readme.matchAll(/```yaml\n([^`]*?type: s3\n[^`]*?)```/g)].map((m) => m[1]!);
     expect(sources.length).toBe(2);
     for (const source of sources) {
-      const r = await parsePipeline(`${source}stages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n`, { file: "README.md", baseDir: tmp, env: { MINIO_PROFILE: "minio" } });
+      const r = await parsePipeline(`${source}stages: [{ type: extract }]\nsinks: [{ type: jsonl }]\n`, { file: "docs/pipelines.md", baseDir: tmp, env: { MINIO_PROFILE: "minio" } });
       expect(r.ok ? [] : r.issues.map(formatIssue)).toEqual([]);
     }
   });

@@ -33,7 +33,7 @@ export interface ArchiveProblem {
 export class ArchiveRefused extends Error {
   override name = "ArchiveRefused";
   constructor(readonly problems: readonly ArchiveProblem[]) {
-    super(`not opened: ${problems.map((p) => p.message).join("; ")} (an archive from elsewhere must have exactly pagestream's full-text tables: see "The archive" in the README)`);
+    super(`not opened: ${problems.map((p) => p.message).join("; ")} (an archive from elsewhere must have exactly pagestream's full-text tables: see docs/archive-and-search.md)`);
   }
 }
 
