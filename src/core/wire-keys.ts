@@ -20,3 +20,17 @@ export function wireKeys<T>(value: T): unknown {
   for (const [key, field] of Object.entries(value)) out[snakeCase(key)] = wireKeys(field);
   return out;
 }
+
+/** `page_count` → `pageCount`: the inverse of {@link snakeCase} on names it made. */
+export function camelCase(name: string): string {
+  return name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** A copy of `value` with every object key in camelCase, at every depth: what came off the wire, for TypeScript. */
+export function fromWireKeys<T>(value: unknown): T {
+  if (Array.isArray(value)) return value.map((item) => fromWireKeys(item)) as T;
+  if (value === null || typeof value !== "object") return value as T;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) out[camelCase(key)] = fromWireKeys(field);
+  return out as T;
+}

@@ -1,6 +1,8 @@
 /**
  * The JSON the server's API answers with, shared by the server and the page (the page imports
- * these as types only). Every text from a PDF travels as a plain string and is put on the page
+ * these as types only). They are written in camelCase, as TypeScript is; on the wire every key
+ * is snake_case (`document_id`, `page_count`: src/core/wire-keys.ts), converted in one hook of
+ * the server and back in the page's api.ts. Every text from a PDF travels as a plain string and is put on the page
  * as text, never as markup; highlights travel as offsets.
  */
 

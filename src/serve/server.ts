@@ -14,6 +14,7 @@
  * upload can take to be answered is closed.
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { wireKeys } from "../core/wire-keys.js";
 import type { ApiError } from "./api-types.js";
 import { allowedHosts, isLoopback, MalformedCookie, presentedToken, tokenCookie, tokenCookieName, tokenMatches, type TokenRule } from "./access-control.js";
 import type { ArchiveReader } from "./archive-reader.js";
@@ -110,6 +111,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     }
     return undefined;
   });
+
+  // The API speaks snake_case like every other surface (src/core/wire-keys.ts); the handlers and
+  // the page work in camelCase, and the page converts back as it reads (page/api.ts).
+  app.addHook("preSerialization", async (request, _reply, payload) => (request.url.startsWith("/api/") ? wireKeys(payload) : payload));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {

@@ -13,11 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiError, ArchiveInfo, DocumentListResponse, DocumentResponse, ExamplesResponse, ExtractResponse, SearchResponse } from "../../src/serve/api-types.js";
 import { CONTENT_SECURITY_POLICY } from "../../src/serve/security-headers.js";
 import { archiveFolder, lighthouseNotes, serve, textPdf, type Served } from "./serve-fixture.js";
+import { fromWireKeys } from "../../src/core/wire-keys.js";
 
 let dir: string;
 let server: Served;
 const get = (path: string, init?: RequestInit) => fetch(new URL(path, server.url), init);
-const json = async <T>(path: string) => (await (await get(path)).json()) as T;
+/** An answer as the page reads it: the wire's snake_case keys in camelCase (page/api.ts). */
+const json = async <T>(path: string) => fromWireKeys<T>(await (await get(path)).json());
 
 /** A raw request, for what fetch will not send (a Host header, a path with ".." in it). */
 function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
@@ -68,6 +70,11 @@ describe("pagestream serve: search", () => {
   it("says what the archive holds", async () => {
     const info = await json<ArchiveInfo>("/api/archive");
     expect(info).toMatchObject({ documents: 16, failedDocuments: 0, folders: ["notes"], source: "folder", canAdd: true, substring: false, queryLimits: { maxChars: 1000, maxTerms: 64, minPrefixChars: 3 } });
+    // On the wire, snake_case like the JSONL files and `--json`.
+    expect(await (await get("/api/archive")).json()).toMatchObject({ failed_documents: 0, can_add: true, query_limits: { max_chars: 1000, max_terms: 64, min_prefix_chars: 3 } });
+    const wire = JSON.stringify(await (await get("/api/search?q=harbour")).json());
+    expect(wire).toContain('"document_id":');
+    expect(wire).not.toMatch(/"[a-z]+[A-Z][A-Za-z]*":/);
   });
 
   it("finds a phrase with the matched words at their offsets in the snippet, ranked as pagestream search ranks", async () => {
@@ -268,7 +275,7 @@ describe("pagestream serve: a dropped PDF", () => {
     const bytes = await readFile("fixtures/hyphenated-lines.pdf");
     const response = await post("/api/extract?name=hyphenated-lines.pdf", bytes);
     expect(response.status).toBe(200);
-    const r = (await response.json()) as ExtractResponse;
+    const r = fromWireKeys<ExtractResponse>(await response.json());
     expect([r.name, r.pageCount, r.status]).toMatchObject(["hyphenated-lines.pdf", 1, "ok"]);
     const [page] = r.pages;
     expect(page!.reflow).toBe(page!.text);
@@ -431,15 +438,15 @@ describe("pagestream serve: OCR pages", () => {
     db.close();
     const s = await serve(ocrDir);
     try {
-      const only = (await (await fetch(new URL("/api/search?q=committee&only=ocr", s.url))).json()) as SearchResponse;
+      const only = fromWireKeys<SearchResponse>(await (await fetch(new URL("/api/search?q=committee&only=ocr", s.url))).json());
       const hits = only.groups.flatMap((g) => g.hits);
       expect(hits.length).toBeGreaterThan(0);
       expect(hits.every((h) => h.name === "meeting-minutes.pdf" && h.flags.includes("ocr"))).toBe(true);
-      expect(((await (await fetch(new URL("/api/search?q=committee&only=ocr,scan", s.url))).json()) as SearchResponse).groups.flatMap((g) => g.hits).length).toBe(hits.length);
-      const pages = ((await (await fetch(new URL(`/api/documents/${doc.document_id}`, s.url))).json()) as DocumentResponse).pages;
+      expect(fromWireKeys<SearchResponse>(await (await fetch(new URL("/api/search?q=committee&only=ocr,scan", s.url))).json()).groups.flatMap((g) => g.hits).length).toBe(hits.length);
+      const pages = fromWireKeys<DocumentResponse>(await (await fetch(new URL(`/api/documents/${doc.document_id}`, s.url))).json()).pages;
       expect([pages[0]!.ocr, pages[0]!.flags]).toEqual([ocr, ["ocr", "scan"]]);
       expect(pages[1]!.ocr).toBeNull();
-      expect(((await (await fetch(new URL("/api/archive", s.url))).json()) as ArchiveInfo).flags).toEqual(["ocr", "scan"]);
+      expect(fromWireKeys<ArchiveInfo>(await (await fetch(new URL("/api/archive", s.url))).json()).flags).toEqual(["ocr", "scan"]);
     } finally {
       await s.stop();
       await rm(ocrDir, { recursive: true, force: true });

@@ -16,6 +16,7 @@ import type { ArchiveInfo, DocumentResponse } from "../../src/serve/api-types.js
 import { NO_SOURCE } from "../../src/serve/originals.js";
 import { launchBrowser } from "./browser.js";
 import { archiveFolder, CLI, serve } from "./serve-fixture.js";
+import { fromWireKeys } from "../../src/core/wire-keys.js";
 
 let built: string;
 let elsewhere: string;
@@ -40,9 +41,9 @@ async function served(cwd: string, args: string[]): Promise<{ info: ArchiveInfo;
   const server = await serve(cwd, args);
   try {
     const get = (path: string) => fetch(new URL(path, server.url));
-    const info = (await (await get("/api/archive")).json()) as ArchiveInfo;
-    const { groups: hits } = (await (await get("/api/search?q=harbour")).json()) as { groups: { documentId: string }[] };
-    const document = (await (await get(`/api/documents/${hits[0]!.documentId}`)).json()) as DocumentResponse;
+    const info = fromWireKeys<ArchiveInfo>(await (await get("/api/archive")).json());
+    const { groups: hits } = fromWireKeys<{ groups: { documentId: string }[] }>(await (await get("/api/search?q=harbour")).json());
+    const document = fromWireKeys<DocumentResponse>(await (await get(`/api/documents/${hits[0]!.documentId}`)).json());
     const original = Buffer.from(await (await get(`/api/documents/${hits[0]!.documentId}/original`)).arrayBuffer());
     return { info, document, original, stderr: server.stderr() };
   } finally {

@@ -1,4 +1,8 @@
-/** The server's JSON API, as the page calls it: an error answer becomes an ApiFailure with the server's sentence. */
+/**
+ * The server's JSON API, as the page calls it: an answer's snake_case keys become the camelCase
+ * of api-types.ts, an error answer an ApiFailure with the server's sentence.
+ */
+import { fromWireKeys } from "../../core/wire-keys.js";
 import type { ApiError } from "../api-types.js";
 
 export class ApiFailure extends Error {
@@ -17,7 +21,7 @@ async function answer<T>(response: Response): Promise<T> {
     const error = (body as ApiError | undefined)?.error;
     throw new ApiFailure(response.status, error?.code ?? "http_error", error?.message ?? `the server answered ${response.status} ${response.statusText}`);
   }
-  return body as T;
+  return fromWireKeys<T>(body);
 }
 
 export async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
