@@ -8,7 +8,7 @@
 import type { Source, Stage } from "../core/plugin.js";
 import { loadPdfJs } from "../stages/extract/pdfjs-loader.js";
 import { saveCodeCaches } from "../script-code-cache.js";
-import { exitWithParent } from "./parent-watch.js";
+import { exitWithParent, finishEvenWithoutParent } from "./parent-watch.js";
 import { buildWorkerComponents } from "./worker-components.js";
 import { processJob } from "./process-document.js";
 import { PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from "./worker-protocol.js";
@@ -51,7 +51,8 @@ process.on("message", (message: ToWorker) => {
   };
   void processJob(message.job, source, stages, setup.limits, setup.needs, onPage).then((outcome) => {
     send({ type: "outcome", id, outcome });
-    // pdf.js's compiled code for the next worker's start, once (a no-op after that, or when it came from the cache).
-    saveCodeCaches();
+    // pdf.js's compiled code for the next worker's start, once (a no-op after that, or when it
+    // came from the cache); `extract` of one file ends as soon as it has the result.
+    finishEvenWithoutParent(saveCodeCaches);
   });
 });

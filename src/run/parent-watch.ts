@@ -14,14 +14,31 @@ import { Worker } from "node:worker_threads";
 /** How often the thread looks: a SIGKILLed run's workers are gone within about this long. */
 const POLL_MS = 200;
 
+/** Above 0 while the process finishes something it must not be killed in the middle of. */
+const finishing = new Int32Array(new SharedArrayBuffer(4));
+
 /** Starts the watching thread; it never keeps the process alive. */
 export function exitWithParent(): void {
   const watcher = new Worker(
-    `const { workerData } = require("node:worker_threads");
-     setInterval(() => { if (process.ppid !== workerData) process.kill(process.pid, "SIGKILL"); }, ${POLL_MS});`,
+    `const { workerData: { parent, finishing } } = require("node:worker_threads");
+     setInterval(() => { if (process.ppid !== parent && Atomics.load(finishing, 0) === 0) process.kill(process.pid, "SIGKILL"); }, ${POLL_MS});`,
     // The parent as this process knows it now, not when the thread has started (it may be gone by then).
     // A thread that only calls getppid: the smallest heap V8 takes.
-    { eval: true, workerData: process.ppid, resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 } },
+    { eval: true, workerData: { parent: process.ppid, finishing }, resourceLimits: { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 } },
   );
   watcher.unref();
+}
+
+/**
+ * Runs `work`, a short synchronous step that is worth finishing even when the parent is gone
+ * (writing pdf.js's code cache after the result went out, while the command that asked ends),
+ * with the watch held off: the process then ends by its own 'disconnect'.
+ */
+export function finishEvenWithoutParent(work: () => void): void {
+  Atomics.add(finishing, 0, 1);
+  try {
+    work();
+  } finally {
+    Atomics.sub(finishing, 0, 1);
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * The straight lines a page draws (rulings.ts), read from pdf.js's operator list. That list
- * costs about a third of the page's text content again (it parses the content stream a second
- * time and decodes the page's images), so extraction asks for it only on pages where it can
+ * costs a part of the page's text content again (it parses the content stream a second time;
+ * images are placed, never decoded: pdfjs-loader.ts `placeImagesOnly`), so extraction asks for
+ * it only on pages where it can
  * change the text: a table found from the words alone, whose cells the rules may part; only
  * the tables are then found again (page-layout.ts withDrawnRules).
  * Annotations' appearances are left out: a form field's box is no table's rule.
