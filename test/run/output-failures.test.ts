@@ -4,55 +4,36 @@
  * freed the next run completes from its last checkpoint. Mounting needs root (CI runs as root);
  * elsewhere these tests are skipped, and say so.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { longDocumentPdf } from "../../fixtures/hostile.mjs";
+import { canMountTmpfs, Tmpfs } from "../helpers/tmpfs.js";
 
 const CLI = resolve("dist/cli.js");
 
-function canMount(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  const probe = join(tmpdir(), `pagestream-mount-probe-${process.pid}`);
-  try {
-    execFileSync("mkdir", ["-p", probe]);
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
-    execFileSync("umount", [probe]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    spawnSync("rmdir", [probe]);
-  }
-}
-const mountable = canMount();
-if (!mountable) console.warn("output-failures: cannot mount a tmpfs here (needs root): disk-full and read-only tests skipped");
+const mountable = canMountTmpfs("output-failures (the disk-full and read-only tests)");
 
 let dir: string;
-const mounts: string[] = [];
+const tmpfs = new Tmpfs();
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "pagestream-output-"));
   await mkdir(join(dir, "in"));
   for (let i = 0; i < 10; i++) await writeFile(join(dir, "in", `log-${i}.pdf`), longDocumentPdf(20));
 });
 afterEach(async () => {
-  for (const m of mounts.splice(0)) spawnSync("umount", [m]);
+  tmpfs.unmountAll();
   await rm(dir, { recursive: true, force: true });
 });
 
-function mountTmpfs(path: string, options: string): void {
-  execFileSync("mkdir", ["-p", path]);
-  execFileSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", path]);
-  mounts.push(path);
-}
 
 const run = (args: string[] = []) => spawnSync(process.execPath, [CLI, "run", "--progress", "never", ...args], { cwd: dir, encoding: "utf8" });
 
 describe.skipIf(!mountable)("outputs that cannot be written", () => {
   it("stops on a full disk with the file and the cause, leaves whole records, and completes once space is freed", async () => {
-    mountTmpfs(join(dir, "out"), "size=4m");
+    tmpfs.mount(join(dir, "out"), "size=4m");
     // Most of the file system taken by something else: the run's outputs fill the rest.
     await writeFile(join(dir, "out/filler"), Buffer.alloc(3_800_000));
     await writeFile(join(dir, "pipeline.yaml"), "concurrency: 1\nsource: { type: folder, path: in, stable_seconds: 0 }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, records: pages, path: out/pages.jsonl }]\n");
@@ -72,7 +53,7 @@ describe.skipIf(!mountable)("outputs that cannot be written", () => {
   });
 
   it("says a read-only folder is read-only, before it writes anything", async () => {
-    mountTmpfs(join(dir, "ro"), "ro,size=64k");
+    tmpfs.mount(join(dir, "ro"), "ro,size=64k");
     await writeFile(join(dir, "pipeline.yaml"), "run_folder: ro/state\nsource: { type: folder, path: in, stable_seconds: 0 }\nstages: [{ type: extract }]\nsinks: [{ type: jsonl, path: ro/pages.jsonl }]\n");
     const r = run();
     expect([r.status, r.stderr]).toEqual([1, "pagestream: cannot create the folder ro/state/: the file system is read-only (EROFS)\n"]);

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { longDocumentPdf } from "../../fixtures/hostile.mjs";
 import { LOCK_FILE, lockRunFolder, RunFolderLocked } from "../../src/run/run-lock.js";
 import { RunRefused } from "../../src/run/run-refused.js";
+import { canMountTmpfs } from "../helpers/tmpfs.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -20,22 +21,7 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 /** Whether a tmpfs can be mounted here (root: CI runs as root); the read-only run folder needs one. */
-function canMount(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  const probe = join(tmpdir(), `pagestream-lock-mount-probe-${process.pid}`);
-  try {
-    execFileSync("mkdir", ["-p", probe]);
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
-    execFileSync("umount", [probe]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    spawnSync("rmdir", [probe]);
-  }
-}
-const mountable = canMount();
-if (!mountable) console.warn("run-lock: cannot mount a tmpfs here (needs root): the read-only run folder test is skipped");
+const mountable = canMountTmpfs("run-lock (the read-only run folder test)");
 
 /** A pid that no process has: a child that has exited. */
 function deadPid(): number {

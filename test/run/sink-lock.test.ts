@@ -11,26 +11,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GATE_STAGE } from "../helpers/queue-runs.js";
+import { canMountTmpfs } from "../helpers/tmpfs.js";
 
 const CLI = resolve("dist/cli.js");
 
 /** Whether a tmpfs can be mounted here (root: CI runs as root); the read-only sink folder needs one. */
-function canMount(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  const probe = join(tmpdir(), `pagestream-sink-lock-mount-probe-${process.pid}`);
-  try {
-    execFileSync("mkdir", ["-p", probe]);
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
-    execFileSync("umount", [probe]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    spawnSync("rmdir", [probe]);
-  }
-}
-const mountable = canMount();
-if (!mountable) console.warn("sink-lock: cannot mount a tmpfs here (needs root): the read-only sink folder test is skipped");
+const mountable = canMountTmpfs("sink-lock (the read-only sink folder test)");
 
 let dir: string;
 beforeEach(async () => {

@@ -4,7 +4,7 @@
  * a sentence naming the archive, run-summary.json, the lock released — not crash the process
  * from the timer. Mounting needs root (CI runs as root); elsewhere the test is skipped, and says so.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, statfsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,31 +14,17 @@ import { longDocumentPdf } from "../../fixtures/hostile.mjs";
 import { OutputError } from "../../src/core/output-error.js";
 import type { DocumentResult } from "../../src/core/records.js";
 import sqlite from "../../src/sinks/sqlite/sink.js";
+import { canMountTmpfs, Tmpfs } from "../helpers/tmpfs.js";
 
 const CLI = resolve("dist/cli.js");
 const GATE_STAGE = resolve("test/helpers/gate-stage.mjs");
 /** Room left on the archive's disk: its shared-memory index (32 KiB) and the origin it records at open fit, a batch's commit does not. */
 const SLACK = 40 * 1024;
 
-function canMount(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  const probe = join(tmpdir(), `pagestream-mount-probe-${process.pid}`);
-  try {
-    execFileSync("mkdir", ["-p", probe]);
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], { stdio: "ignore" });
-    execFileSync("umount", [probe]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    spawnSync("rmdir", [probe]);
-  }
-}
-const mountable = canMount();
-if (!mountable) console.warn("sqlite-disk-full: cannot mount a tmpfs here (needs root): the timer-commit disk-full test is skipped");
+const mountable = canMountTmpfs("sqlite-disk-full (the timer-commit disk-full test)");
 
 let dir: string;
-const mounts: string[] = [];
+const tmpfs = new Tmpfs();
 const children: ChildProcess[] = [];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "pagestream-archive-full-"));
@@ -48,15 +34,10 @@ beforeEach(async () => {
 afterEach(async () => {
   // A run the fix did not end is still waiting on the gate.
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  for (const m of mounts.splice(0)) spawnSync("umount", [m]);
+  tmpfs.unmountAll();
   await rm(dir, { recursive: true, force: true });
 });
 
-function mountTmpfs(path: string, size: string): void {
-  execFileSync("mkdir", ["-p", path]);
-  execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", path]);
-  mounts.push(path);
-}
 
 /** Runs `pagestream run` to its end (the gate never opens: only a failure can end it). */
 function run(): Promise<{ status: number | null; stderr: string }> {
@@ -69,7 +50,7 @@ function run(): Promise<{ status: number | null; stderr: string }> {
 
 describe.skipIf(!mountable)("an archive whose disk fills up under the batch timer's commit", () => {
   it("ends the run with a sentence naming the archive, a summary and the lock released", { timeout: 60_000 }, async () => {
-    mountTmpfs(join(dir, "archive"), "1m");
+    tmpfs.mount(join(dir, "archive"), "size=1m");
     const pipeline = (settings: string) =>
       writeFile(
         join(dir, "pipeline.yaml"),
@@ -99,7 +80,7 @@ describe.skipIf(!mountable)("an archive whose disk fills up under the batch time
   });
 
   it("tells the run of the timer's failed commit and throws it from the next call", async () => {
-    mountTmpfs(join(dir, "archive"), "1m");
+    tmpfs.mount(join(dir, "archive"), "size=1m");
     let failed!: (err: unknown) => void;
     const reported = new Promise<unknown>((resolve) => (failed = resolve));
     const sink = await sqlite.create(sqlite.options.parse({ path: "archive/archive.sqlite" }), { baseDir: dir, warn: () => {}, fail: failed });
