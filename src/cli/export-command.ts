@@ -17,7 +17,7 @@ import { archiveLines } from "./archive-export.js";
 import { openArchiveFor, unusableArchive } from "./archive-choice.js";
 import { formatIssue, loadPipelineFile, type ComponentConfig } from "../pipeline/config.js";
 import { recordedCheckpoint } from "../run/state-checkpoints.js";
-import { STATE_FILE } from "../run/run-pipeline.js";
+import { STATE_FILE } from "../pipeline/run-folder-files.js";
 import { sinkKeys } from "../run/sink-keys.js";
 import { flatChunk, shapeChunk, type ChunkShape } from "../sinks/jsonl/chunk-shapes.js";
 import { liveLines } from "../sinks/jsonl/live-lines.js";

@@ -10,6 +10,7 @@ import { checkWritable } from "../core/output-folder.js";
 import type { AnySpec, RunContext } from "../core/plugin.js";
 import type { PipelineConfig } from "./config.js";
 import type { EnvironmentIssue } from "./environment-check.js";
+import { STATE_FILE } from "./run-folder-files.js";
 
 export interface ProbeResult {
   /** What was found to work, per component: `source (folder): folder in can be read`. */
@@ -38,7 +39,7 @@ export async function probeEnvironment(config: PipelineConfig, context: RunConte
   const shown = relative(config.baseDir, runFolder) || runFolder;
   try {
     await checkWritable(runFolder, "folder", shown);
-    await checkWritable(join(runFolder, "run-state.sqlite"), "file", join(shown, "run-state.sqlite"));
+    await checkWritable(join(runFolder, STATE_FILE), "file", join(shown, STATE_FILE));
     found.push(`run_folder: ${shown} can be written`);
   } catch (err) {
     issues.push({ path: "run_folder", type: "folder", message: describeError(err) });

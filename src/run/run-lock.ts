@@ -18,8 +18,6 @@ import { LOCK_FILE } from "../pipeline/run-folder-files.js";
 import { isHeldElsewhere, lockFailure, tryLockFile } from "./file-lock.js";
 import { RunRefused } from "./run-refused.js";
 
-export { LOCK_FILE };
-
 export interface LockInfo {
   pid: number;
   host: string;

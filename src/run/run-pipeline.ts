@@ -40,9 +40,6 @@ import { WorkerPool } from "./worker-pool.js";
 import type { WorkerSetup } from "./worker-protocol.js";
 import { workerSetup } from "./worker-setup.js";
 
-/** The run state's file in the run folder. */
-export { STATE_FILE };
-
 /** What a person watching the run is told; every hook is optional. */
 export interface RunEvents {
   /** A listed item was skipped as unchanged. */

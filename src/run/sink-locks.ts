@@ -6,11 +6,11 @@
  * sinks write, found by the file's real path (every pipeline agrees on it whatever path it
  * names the file by), and holds those locks for its whole life, as it holds the run folder's.
  */
-import { realpath } from "node:fs/promises";
-import { basename, dirname, join, relative } from "node:path";
+import { dirname, relative } from "node:path";
 import { ensureFolder } from "../core/output-folder.js";
 import { outputError } from "../core/output-error.js";
 import type { PipelineConfig } from "../pipeline/config.js";
+import { realPathOf } from "../pipeline/output-collisions.js";
 import { isHeldElsewhere, lockFailure, tryLockFile, type HeldFileLock } from "./file-lock.js";
 import { describeHolder, lockHolder, parseHolder, type LockInfo } from "./run-lock.js";
 import { RunRefused } from "./run-refused.js";
@@ -71,20 +71,15 @@ export async function lockSinkFiles(config: PipelineConfig, pipelineFile: string
 }
 
 /**
- * The file's real path: its own, if it exists (a link to a file is the file it names); else its
- * folder's, made if missing (the sink would make it), with its name.
+ * The file's real path (a link to a file is the file it names), its folder made if missing:
+ * the sink would make it, and the lock file goes beside it.
  */
 async function realOutputPath(path: string, shown: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    // not there yet
-  }
   const folder = dirname(path);
   try {
     await ensureFolder(folder, dirname(shown));
-    return join(await realpath(folder), basename(path));
   } catch (err) {
     throw new RunRefused(outputError(err, folder, "create the folder", dirname(shown)).message, { cause: err });
   }
+  return realPathOf(path);
 }

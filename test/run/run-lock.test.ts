@@ -10,7 +10,8 @@ import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { longDocumentPdf } from "../../fixtures/hostile.mjs";
-import { LOCK_FILE, lockRunFolder, RunFolderLocked } from "../../src/run/run-lock.js";
+import { LOCK_FILE } from "../../src/pipeline/run-folder-files.js";
+import { lockRunFolder, RunFolderLocked } from "../../src/run/run-lock.js";
 import { RunRefused } from "../../src/run/run-refused.js";
 import { canMountTmpfs } from "../helpers/tmpfs.js";
 

@@ -16,10 +16,9 @@
  * nothing had happened, and the coordinator adds again the jobs it waits for (queue-processor.ts).
  */
 import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import type { Redis } from "ioredis";
 import type { RunSummary } from "../../core/plugin.js";
-import { holderGone, processStart, type LockInfo } from "../run-lock.js";
+import { holderGone, lockHolder, type LockInfo } from "../run-lock.js";
 import { RunRefused } from "../run-refused.js";
 import type { QueueIdentity } from "./queue-job.js";
 
@@ -101,11 +100,6 @@ return 1`;
 /** What a renewal found: the claim renewed, taken by another coordinator, or gone with the rest of Redis's data. */
 export type ClaimRenewal = "renewed" | "taken" | "data_lost";
 
-function me(): LockInfo {
-  const start = processStart(process.pid);
-  return { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), ...(start ? { process_start: start } : {}) };
-}
-
 /** The queue is claimed by another coordinator that is still alive (or cannot be checked from here). */
 export class QueueClaimed extends RunRefused {}
 
@@ -119,7 +113,7 @@ export class CoordinatorClaim {
     pipeline: string,
     identity: QueueIdentity,
   ) {
-    this.record = { ...me(), token: randomUUID(), pipeline, identity, updated_at: new Date().toISOString() };
+    this.record = { ...lockHolder(), token: randomUUID(), pipeline, identity, updated_at: new Date().toISOString() };
   }
 
   /**
@@ -187,7 +181,7 @@ export class WorkerHeartbeat {
     concurrency: number,
     identity: QueueIdentity,
   ) {
-    const self = me();
+    const self = lockHolder();
     this.record = { ...self, id: `${self.host}:${self.pid}`, concurrency, identity, seen_at: self.started_at, documents: 0, pages: 0 };
   }
 
