@@ -30,10 +30,18 @@ async function served(args: string[] = []): Promise<{ server: Served; uploads():
   return {
     server,
     async uploads() {
+      // The server removes files while this looks: one gone between the listing and its stat is gone.
+      const gone = (err: NodeJS.ErrnoException) => {
+        if (err.code !== "ENOENT") throw err;
+        return undefined;
+      };
       const sizes: number[] = [];
       for (const folder of await readdir(tmp)) {
         if (!folder.startsWith("pagestream-uploads-")) continue;
-        for (const file of await readdir(join(tmp, folder))) sizes.push((await stat(join(tmp, folder, file))).size);
+        for (const file of (await readdir(join(tmp, folder)).catch(gone)) ?? []) {
+          const size = (await stat(join(tmp, folder, file)).catch(gone))?.size;
+          if (size !== undefined) sizes.push(size);
+        }
       }
       return sizes;
     },
