@@ -1,6 +1,6 @@
 import { constants, type Dirent } from "node:fs";
 import { access, readFile, readdir, realpath, stat } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { DocumentError } from "../core/document-error.js";
@@ -8,6 +8,7 @@ import { defineSource, type Source } from "../core/plugin.js";
 import type { SourceChange, SourceItem } from "../core/records.js";
 import { fileItem } from "./folder-item.js";
 import { nameText } from "./folder-names.js";
+import { filesMatching, LossyNames, REPLACEMENT } from "./lossy-names.js";
 import { globOptions, pathFilter, type PathFilter } from "./path-filter.js";
 
 const options = z.strictObject({
@@ -44,8 +45,10 @@ export default defineSource({
     // A run checks the folder before its sinks open: a missing one must not leave empty output files behind.
     if (context.purpose === "run") await checkReadable(opts.path, root);
     const walkOptions = { filter: pathFilter(opts), followSymlinks: opts.follow_symlinks, stableMs: opts.stable_seconds * 1000 };
+    // The files the listing found under names that are not UTF-8: the watcher, which sees them lossily, needs them.
+    const lossyNames = new LossyNames();
     return {
-      list: () => walk(root, { ...walkOptions, skipped: context.skipped }),
+      list: () => walk(root, { ...walkOptions, skipped: context.skipped, notUtf8: (bytes, uri) => lossyNames.remember(bytes, uri) }),
       read: async (item) => readSettled(itemPath(root, item), walkOptions.stableMs),
       async count(signal) {
         let items = 0;
@@ -57,7 +60,7 @@ export default defineSource({
         }
         return { items, bytes };
       },
-      watch: (signal) => watchFolder(root, walkOptions, signal),
+      watch: (signal) => watchFolder(root, walkOptions, lossyNames, signal, context.warn),
     };
   },
 });
@@ -80,6 +83,8 @@ interface WalkOptions {
   stableMs: number;
   /** Told of every entry the listing passes over, and why (filters, hidden files, links). */
   skipped?(entry: { uri: string; reason: string }): void;
+  /** Told of every file listed whose relative path (`bytes`) is not UTF-8. */
+  notUtf8?(bytes: Buffer, uri: string): void;
 }
 
 /**
@@ -161,6 +166,7 @@ async function* walkFolder(root: string, rel: RelPath | undefined, state: WalkSt
       }
       const info = await stat(path).catch(() => undefined);
       if (!info) continue; // removed while listing
+      if (!child.exact) options.notUtf8?.(child.bytes, uri);
       yield fileItem(child.text, uri, info.size, info.mtimeMs, child.exact ? undefined : child.bytes);
     } else {
       options.skipped?.({ uri, reason: "not a file" });
@@ -254,9 +260,11 @@ function readError(err: NodeJS.ErrnoException): Error {
 /**
  * The folder's changes, from chokidar: a file is reported once its size has stayed the same
  * for `stableMs` (awaitWriteFinish), so a slow copy is ingested once, whole. The watcher starts
- * when this is called; changes wait in a queue until the run takes them.
+ * when this is called; changes wait in a queue until the run takes them. chokidar's paths are
+ * strings: one with a name that is not UTF-8 arrives lossy (U+FFFD), and is found again by its
+ * bytes (lossy-names.ts) before it is reported, under the uri the listing gives it.
  */
-function watchFolder(root: string, options: WalkOptions, signal: AbortSignal): AsyncIterable<SourceChange> & { ready: Promise<void> } {
+function watchFolder(root: string, options: WalkOptions, lossyNames: LossyNames, signal: AbortSignal, warn: (message: string) => void): AsyncIterable<SourceChange> & { ready: Promise<void> } {
   const queue: SourceChange[] = [];
   let wake: (() => void) | undefined;
   const push = (change: SourceChange) => {
@@ -264,6 +272,8 @@ function watchFolder(root: string, options: WalkOptions, signal: AbortSignal): A
     wake?.();
   };
   const rel = (path: string) => relative(root, path).split(sep).join("/");
+  // Lossy names waiting to be quiet for the stable time, by their path under the folder.
+  const quieting = new Map<string, NodeJS.Timeout>();
   const watcher = import("chokidar").then(({ watch }) => {
     const w = watch(root, {
       ignoreInitial: true,
@@ -277,21 +287,50 @@ function watchFolder(root: string, options: WalkOptions, signal: AbortSignal): A
         return stats?.isFile() === true && !options.filter.includes(r);
       },
     });
-    // The uri the listing gives the same file (a name that looks escaped is escaped in both).
-    const named = (path: string) => {
-      const bytes = Buffer.from(rel(path));
+    // Under the uri the listing gives the same file (a name that looks escaped is escaped in both).
+    const upsertFile = (bytes: Buffer, info: { size: number; mtimeMs: number }) => {
       const { text, exact } = nameText(bytes);
-      return { text, uri: join(root, text), bytes: exact ? undefined : bytes };
+      const uri = join(root, text);
+      if (!options.filter.takesPath(text)) return;
+      if (!exact) lossyNames.remember(bytes, uri);
+      push({ type: "upsert", item: fileItem(text, uri, info.size, info.mtimeMs, exact ? undefined : bytes) });
+    };
+    // Changes are reported in the order they happened, lossy ones (found again asynchronously) included.
+    let reported = Promise.resolve();
+    const inOrder = (report: () => void | Promise<void>) => {
+      reported = reported.then(report).catch((err: unknown) => warn(`folder source ${root}: a change could not be followed (${err instanceof Error ? err.message : String(err)})`));
     };
     const upsert = (path: string, info?: { size: number; mtimeMs: number }) => {
-      const name = named(path);
-      if (info && options.filter.takesPath(name.text)) push({ type: "upsert", item: fileItem(name.text, name.uri, info.size, info.mtimeMs, name.bytes) });
+      const r = rel(path);
+      if (info && !r.includes(REPLACEMENT)) inOrder(() => upsertFile(Buffer.from(r), info));
     };
     w.on("add", upsert);
     w.on("change", upsert);
     w.on("unlink", (path) => {
-      const name = named(path);
-      if (options.filter.takesPath(name.text)) push({ type: "remove", uri: name.uri });
+      const r = rel(path);
+      if (r.includes(REPLACEMENT)) return;
+      const { text } = nameText(Buffer.from(r));
+      if (options.filter.takesPath(text)) inOrder(() => push({ type: "remove", uri: join(root, text) }));
+    });
+    // chokidar drops a name that is not UTF-8 (it stats the lossy path and finds nothing), but its
+    // raw events still give the folder and the lossy name: once that name has been quiet for the
+    // stable time, every file it can mean is reported (one unchanged since it was read is skipped
+    // by the run), and every file seen under it that is gone is reported removed.
+    w.on("raw", (_event, name, details) => {
+      const watched = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+      if (typeof name !== "string" || !name.includes(REPLACEMENT) || typeof watched !== "string") return;
+      const r = rel(basename(watched) === name ? watched : join(watched, name));
+      if (r.startsWith("..")) return;
+      clearTimeout(quieting.get(r));
+      quieting.set(r, setTimeout(() => {
+        quieting.delete(r);
+        inOrder(async () => {
+          const found = await filesMatching(root, r);
+          for (const file of found) upsertFile(file.bytes, file);
+          const present = new Set(found.map((file) => join(root, nameText(file.bytes).text)));
+          for (const uri of lossyNames.gone(r, present)) push({ type: "remove", uri });
+        });
+      }, Math.max(options.stableMs, 100)));
     });
     return w;
   });
@@ -303,6 +342,7 @@ function watchFolder(root: string, options: WalkOptions, signal: AbortSignal): A
   }));
   signal.addEventListener("abort", () => {
     void watcher.then((w) => w.close());
+    for (const timer of quieting.values()) clearTimeout(timer);
     wake?.();
   }, { once: true });
   return {
