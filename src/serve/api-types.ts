@@ -29,8 +29,10 @@ export interface ArchiveInfo {
   ingested: { first: string; last: string } | null;
   /** The source the originals are read from ("folder", "s3"), or null without a pipeline. */
   source: string | null;
-  /** A dropped PDF can be saved into the source folder for the next run. */
+  /** A dropped PDF can be saved into the source folder for the next run, by this page. */
   canAdd: boolean;
+  /** It could, but this page was not opened with the server's token (the address `pagestream serve` printed). */
+  addNeedsToken: boolean;
   /** Largest PDF the page may drop, in bytes. */
   maxUploadBytes: number;
   /** The query limits, for the help text. */

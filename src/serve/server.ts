@@ -148,14 +148,14 @@ function refuse(request: FastifyRequest, options: ServerOptions): { status: numb
     }
   }
   if (options.tokenRule === "every_request" || request.routeOptions.config?.adds === true) {
-    let presented: string | undefined;
+    let carries: boolean;
     try {
-      presented = presentedToken(request.headers, tokenCookieName(options.port())) ?? new URL(request.url, "http://server").searchParams.get("token") ?? undefined;
+      carries = carriesToken(request, options);
     } catch (err) {
       if (err instanceof MalformedCookie) return { status: 400, code: "bad_cookie", message: err.message };
       throw err;
     }
-    if (!tokenMatches(options.token, presented)) {
+    if (!carries) {
       const what = options.tokenRule === "every_request" ? "this server needs its token" : "adding a file to the source folder needs this server's token";
       return { status: 401, code: "token_required", message: `${what}: open the address \`pagestream serve\` printed (with ?token=…), or send Authorization: Bearer <token>` };
     }
@@ -167,6 +167,12 @@ function refuse(request: FastifyRequest, options: ServerOptions): { status: numb
     }
   }
   return undefined;
+}
+
+/** Whether a request carries the server's token (header, the page's cookie, or ?token=). Throws MalformedCookie. */
+export function carriesToken(request: FastifyRequest, options: Pick<ServerOptions, "token" | "port">): boolean {
+  const presented = presentedToken(request.headers, tokenCookieName(options.port())) ?? new URL(request.url, "http://server").searchParams.get("token") ?? undefined;
+  return tokenMatches(options.token, presented);
 }
 
 export function mib(bytes: number): string {

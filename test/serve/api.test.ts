@@ -69,9 +69,9 @@ afterAll(async () => {
 describe("pagestream serve: search", () => {
   it("says what the archive holds", async () => {
     const info = await json<ArchiveInfo>("/api/archive");
-    expect(info).toMatchObject({ documents: 16, failedDocuments: 0, folders: ["notes"], source: "folder", canAdd: true, substring: false, queryLimits: { maxChars: 1000, maxTerms: 64, minPrefixChars: 3 } });
+    expect(info).toMatchObject({ documents: 16, failedDocuments: 0, folders: ["notes"], source: "folder", canAdd: false, addNeedsToken: true, substring: false, queryLimits: { maxChars: 1000, maxTerms: 64, minPrefixChars: 3 } });
     // On the wire, snake_case like the JSONL files and `--json`.
-    expect(await (await get("/api/archive")).json()).toMatchObject({ failed_documents: 0, can_add: true, query_limits: { max_chars: 1000, max_terms: 64, min_prefix_chars: 3 } });
+    expect(await (await get("/api/archive")).json()).toMatchObject({ failed_documents: 0, can_add: false, add_needs_token: true, query_limits: { max_chars: 1000, max_terms: 64, min_prefix_chars: 3 } });
     const wire = JSON.stringify(await (await get("/api/search?q=harbour")).json());
     expect(wire).toContain('"document_id":');
     expect(wire).not.toMatch(/"[a-z]+[A-Z][A-Za-z]*":/);
@@ -393,6 +393,12 @@ describe("pagestream serve: limits and tokens", () => {
     const first = await fetch(server.url, { redirect: "manual" });
     expect(first.status).toBe(303);
     const cookie = first.headers.get("set-cookie")!.split(";")[0]!;
+    // The page knows whether it can add: with the token (cookie or header) it can; without, it is told why not.
+    const info = async (headers: Record<string, string>) => fromWireKeys<ArchiveInfo>(await (await get("/api/archive", { headers })).json());
+    expect(await info({})).toMatchObject({ canAdd: false, addNeedsToken: true });
+    expect(await info({ cookie })).toMatchObject({ canAdd: true, addNeedsToken: false });
+    expect(await info({ authorization: `Bearer ${server.token}` })).toMatchObject({ canAdd: true, addNeedsToken: false });
+    expect(await info({ cookie: `pagestream_token_${new URL(server.url).port}=%E0%A4%A` })).toMatchObject({ canAdd: false, addNeedsToken: true });
     expect((await add({ cookie })).status).toBe(201);
     expect(await readFile(join(dir, "fixtures/samples/Unasked.pdf"))).toEqual(bytes);
     await rm(join(dir, "fixtures/samples/Unasked.pdf"));

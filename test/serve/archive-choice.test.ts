@@ -40,7 +40,7 @@ afterAll(async () => {
 async function served(cwd: string, args: string[]): Promise<{ info: ArchiveInfo; document: DocumentResponse; original: Buffer; stderr: string }> {
   const server = await serve(cwd, args);
   try {
-    const get = (path: string) => fetch(new URL(path, server.url));
+    const get = (path: string) => fetch(new URL(path, server.url), { headers: { authorization: `Bearer ${server.token}` } });
     const info = fromWireKeys<ArchiveInfo>(await (await get("/api/archive")).json());
     const { groups: hits } = fromWireKeys<{ groups: { documentId: string }[] }>(await (await get("/api/search?q=harbour")).json());
     const document = fromWireKeys<DocumentResponse>(await (await get(`/api/documents/${hits[0]!.documentId}`)).json());

@@ -86,6 +86,9 @@ async function showResult(output: HTMLElement, result: ExtractResponse, file: Fi
         },
       }, "Add to the archive")
     : null;
+  const addNeedsToken = info.addNeedsToken
+    ? h("p", { class: "notice add-needs-token" }, "To add this PDF to the archive, open the address `pagestream serve` printed: it carries the server's token, which adding a file needs.")
+    : null;
   output.replaceChildren(
     h(
       "article",
@@ -97,6 +100,7 @@ async function showResult(output: HTMLElement, result: ExtractResponse, file: Fi
         h("dl", { class: "document-facts" }, h("dt", null, "Pages"), h("dd", null, `${result.pageCount}${result.status === "scan" ? " · a scan" : ""}${result.tagged ? " · tagged" : ""}`), h("dt", null, "Document id"), h("dd", null, h("code", null, result.documentId.slice(0, 16) + "…"))),
         result.warnings.length ? h("ul", { class: "document-warnings" }, ...result.warnings.map((w) => h("li", { class: "notice warning" }, w.message))) : null,
         h("div", { class: "actions" }, h("fieldset", { class: "mode" }, h("legend", null, "Text"), radio("reflow", "Reflow", "Each paragraph's lines joined"), radio("preserve", "Preserve", "Every line as it is on the page")), add),
+        addNeedsToken,
         addStatus,
       ),
       h("ol", { class: "pages" }, ...views.map((v) => v.element)),

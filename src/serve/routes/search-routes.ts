@@ -24,7 +24,7 @@ import type { ArchiveReader, DocumentRecord, PageOffsets } from "../archive-read
 import { exampleQueries } from "../example-queries.js";
 import { documentGroup, documentsInRankOrder, snippetAt, withoutRepeats, type DocumentMatch, type ShownHit } from "../hit-grouping.js";
 import { displayPath } from "../originals.js";
-import { sendError, type ServerOptions } from "../server.js";
+import { carriesToken, sendError, type ServerOptions } from "../server.js";
 
 export const PAGE_SIZE = 10;
 const MAX_PAGE = Math.floor(MAX_OFFSET / PAGE_SIZE) + 1;
@@ -57,7 +57,7 @@ export function searchRoutes(options: ServerOptions) {
   /** Made at most once per EXAMPLES_TTL_MS: a run adding documents meanwhile changes them little. */
   let examples: { at: number; chunks: number; value: ExamplesResponse } | undefined;
   return async (app: FastifyInstance) => {
-    app.get("/api/archive", async (_request, reply) => {
+    app.get("/api/archive", async (request, reply) => {
       if (!info || Date.now() - info.at > INFO_TTL_MS) {
         const counts = options.archive.counts();
         const value: ArchiveInfo = {
@@ -72,13 +72,17 @@ export function searchRoutes(options: ServerOptions) {
           substring: counts.substring,
           ingested: counts.ingested,
           source: options.access?.type ?? null,
-          canAdd: options.saver !== undefined,
+          canAdd: false,
+          addNeedsToken: false,
           maxUploadBytes: options.maxUploadBytes,
           queryLimits: { ...QUERY_LIMITS },
         };
         info = { at: Date.now(), value };
       }
-      return reply.header("cache-control", "no-store").send(info.value);
+      // Per request, not cached: adding needs the token, which this page may or may not carry
+      // (opened by the printed address, it has the cookie; typed in by hand, it has not).
+      const mayAdd = options.saver !== undefined && (options.tokenRule === "every_request" || carriesTokenReadably(request, options));
+      return reply.header("cache-control", "no-store").send({ ...info.value, canAdd: mayAdd, addNeedsToken: options.saver !== undefined && !mayAdd });
     });
 
     app.get("/api/examples", async (_request, reply) => {
@@ -261,4 +265,13 @@ function folderPrefix(options: ServerOptions, folder: string): string {
   const absolute = /^[a-z][a-z0-9+.-]*:\/\//i.test(folder) || isAbsolute(folder);
   const path = absolute ? folder : resolve(options.access?.root ?? process.cwd(), folder);
   return path.endsWith("/") ? path : path + "/";
+}
+
+/** carriesToken, where a cookie that cannot be read carries none (adding then answers the 400). */
+function carriesTokenReadably(...args: Parameters<typeof carriesToken>): boolean {
+  try {
+    return carriesToken(...args);
+  } catch {
+    return false;
+  }
 }
