@@ -16,6 +16,7 @@
 import type { TextRun } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
 import { ruleThroughLine } from "./ruled-lines.js";
+import { firstIndex, RowSpans, RowWords, type Interval } from "./row-extents.js";
 import type { Rule } from "./rulings.js";
 
 export interface ColumnOptions {
@@ -23,11 +24,6 @@ export interface ColumnOptions {
   gutterRatio: number;
   /** A gap wider than this × font size is a word space. */
   spaceRatio: number;
-}
-
-interface Interval {
-  x0: number;
-  x1: number;
 }
 
 /**
@@ -79,7 +75,7 @@ export function isNumber(text: string): boolean {
  * The x-intervals between the columns of the rows (each a list of word runs), left to right.
  * Every word then belongs to the column its middle stands in.
  */
-export function columnBoundaries(rows: readonly (readonly TextRun[])[], options: ColumnOptions, rules: readonly Rule[] = []): Interval[] {
+export function columnBoundaries(rows: readonly (readonly TextRun[])[], options: ColumnOptions, rules: readonly Rule[] = [], known: RowCache = new WeakMap()): Interval[] {
   const filled = rows.filter((r) => r.length > 0);
   if (filled.length === 0) return [];
   const all = filled.flat();
@@ -90,20 +86,25 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
     left = Math.min(left, w.x);
     right = Math.max(right, w.x + w.width);
   }
-  const spans = filled.map(rowSpans);
+  const facts = filled.map((row) => rowFacts(row, options.gutterRatio, known));
+  const spans = facts.map((f) => f.spans);
   const free = freeStrips(spans, 0, left, right);
-  let ends: number[] | undefined;
   const narrow = NUMBER_GAP_EMS * size;
   const wide = options.gutterRatio * size;
   const consistent = CONSISTENT_GAP_EMS * size;
-  const phrases = filled.map((row) => phraseSpans(row, options.gutterRatio, right - left));
+  const phrases = facts.map((f) => f.phraseSpans(right - left));
+  // Every strip asks each row where its words, spans and phrases stand beside it: each row is
+  // sorted once (row-extents.ts), when a strip first asks.
+  let indexed: { words: RowWords[]; spans: RowSpans[]; phrases: RowSpans[] } | undefined;
+  const rowsOf = () => (indexed ??= { words: facts.map((f) => f.words), spans: facts.map((f) => f.spanIndex), phrases: facts.map((f) => f.phraseIndex(right - left)) });
+  let coverage: Coverage | undefined;
   /** A strip under a gutter that numbers stand on both sides of, or that every row shows as a gutter. */
-  const narrowBoundary = (g: Interval) => g.x1 - g.x0 > narrow && (numbersOnBothSides(filled, g) || narrowestRowGap(filled, g) >= wide);
+  const narrowBoundary = (g: Interval) => g.x1 - g.x0 > narrow && (numbersOnBothSides(rowsOf().words, g) || narrowestRowGap(rowsOf().words, g) >= wide);
   /** A strip free in every row that is a word space inside some row's phrase (a header "Admissions 2024" over two columns of figures, its word space where their white is). */
-  const wordSpace = (g: Interval) => phrases.some((row) => row.some((s) => s.x0 < g.x0 && s.x1 > g.x1));
+  const wordSpace = (g: Interval) => rowsOf().phrases.some((row) => row.holds(g));
   /** Wide enough to be a boundary of some kind. */
   const wideEnough = (g: Interval) => g.x1 - g.x0 >= wide || g.x1 - g.x0 > narrow;
-  const freeBoundaries = free.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 >= consistent && rowsOnBothSides(filled, g) >= CONSISTENT_ROWS) || (narrowBoundary(g) && !wordSpace(g)));
+  const freeBoundaries = free.filter((g) => g.x1 - g.x0 >= wide || (g.x1 - g.x0 >= consistent && rowsOnBothSides(rowsOf().words, g) >= CONSISTENT_ROWS) || (narrowBoundary(g) && !wordSpace(g)));
   // A strip that a few rows cover counts only when each of them covers it whole, with a cell
   // that spans it; a word ending or starting inside it is a cell of its own there. Over the
   // table, a header's cell is a phrase: its words over the strip ("Coronary heart disease" over
@@ -114,15 +115,15 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
   // form set close.
   // One too narrow to be a boundary stays so however it is cut (leastCovered only narrows a
   // strip): the spaces between the words of the rows, most of these strips, are passed over at once.
-  const spansWhole = (row: readonly Interval[], g: Interval) => row.every((s) => !overlaps(s, g) || (s.x0 <= g.x0 && s.x1 >= g.x1));
   const nearlyFree = freeStrips(phrases, Math.floor(SPANNING_ROWS_SHARE * filled.length), left, right)
     .flatMap((g) => outside(g, freeBoundaries))
     .filter(wideEnough)
-    .map((g) => leastCovered(phrases, (ends ??= spanEnds(phrases)), g))
+    .map((g) => (coverage ??= new Coverage(phrases)).leastCovered(g))
     .filter((g) => {
-      const first = filled.findIndex((row) => hasWordsOnBothSides(row, g) && !row.some((w) => overlaps({ x0: w.x, x1: w.x + w.width }, g)));
+      const rows = rowsOf();
+      const first = rows.words.findIndex((row) => hasWordsOnBothSides(row, g) && !row.crosses(g.x0, g.x1));
       const body = first < 0 ? filled.length : first;
-      return filled.every((_, r) => spansWhole(r < body || phrases[r]!.length === 1 ? phrases[r]! : spans[r]!, g));
+      return filled.every((_, r) => (r < body || phrases[r]!.length === 1 ? rows.phrases[r]! : rows.spans[r]!).coversWholeOrMisses(g));
     });
   const boundaries = [...freeBoundaries, ...nearlyFree.filter((g) => g.x1 - g.x0 >= wide || narrowBoundary(g))].sort((a, b) => a.x0 - b.x0);
   // A drawn rule between the words of the rows is a boundary however narrow the white beside it;
@@ -186,22 +187,33 @@ function withoutLoneColumns(boundaries: Interval[], rows: readonly (readonly Tex
   // a column between two rules is a column however few rows fill it.
   const removable = (k: number) => k >= 0 && k < out.length && !drawn.has(out[k]!);
   for (;;) {
-    const support = Array.from({ length: out.length + 1 }, () => new Set<number>());
-    rows.forEach((row, r) => row.forEach((w) => support[columnOf(out, w)]!.add(r)));
-    const lone = support.findIndex((rowsIn, k) => rowsIn.size === 0 || (rowsIn.size === 1 && (removable(k - 1) || removable(k))));
+    // Per column, how many rows have words in it (0, 1 or 2 for more) and the first of them.
+    const columnOfWord = columnFinder(out);
+    const support = new Int32Array(out.length + 1);
+    const firstRow = new Int32Array(out.length + 1).fill(-1);
+    rows.forEach((row, r) =>
+      row.forEach((w) => {
+        const k = columnOfWord(w);
+        if (firstRow[k] === -1) {
+          firstRow[k] = r;
+          support[k] = 1;
+        } else if (firstRow[k] !== r) support[k] = 2;
+      }),
+    );
+    const lone = support.findIndex((n, k) => n === 0 || (n === 1 && (removable(k - 1) || removable(k))));
     if (lone < 0 || out.length === 0) return out;
-    if (support[lone]!.size === 0) {
+    if (support[lone] === 0) {
       // Two boundaries with nothing between them (a spanning cell's edge, a rule drawn double) are one.
       const first = lone > 0 ? lone - 1 : 0;
       out.splice(!removable(first) && removable(lone) ? lone : first, 1);
       continue;
     }
-    const [r] = support[lone]!;
-    const words = rows[r!]!.filter((w) => columnOf(out, w) === lone);
+    const r = firstRow[lone]!;
+    const words = rows[r]!.filter((w) => columnOfWord(w) === lone);
     const x0 = Math.min(...words.map((w) => w.x));
     const x1 = Math.max(...words.map((w) => w.x + w.width));
-    const before = rows[r!]!.filter((w) => w.x + w.width <= x0).reduce((m, w) => Math.max(m, w.x + w.width), -Infinity);
-    const after = rows[r!]!.filter((w) => w.x >= x1).reduce((m, w) => Math.min(m, w.x), Infinity);
+    const before = rows[r]!.filter((w) => w.x + w.width <= x0).reduce((m, w) => Math.max(m, w.x + w.width), -Infinity);
+    const after = rows[r]!.filter((w) => w.x >= x1).reduce((m, w) => Math.min(m, w.x), Infinity);
     // Merge towards the row's own nearer word; at an edge of the table or beside a rule, towards the only neighbour.
     const nearerLeft = lone === out.length || x0 - before <= after - x1;
     const left = removable(lone - 1) && (nearerLeft || !removable(lone));
@@ -218,6 +230,74 @@ export function columnOf(boundaries: readonly Interval[], word: TextRun): number
   let column = 0;
   for (const b of boundaries) if (mid >= (b.x0 + b.x1) / 2) column++;
   return column;
+}
+
+/** columnOf for many words: the boundaries' middles sorted once, each word's column a binary search (the count of middles at or before its own). */
+function columnFinder(boundaries: readonly Interval[]): (word: TextRun) => number {
+  const middles = Float64Array.from(boundaries, (b) => (b.x0 + b.x1) / 2).sort();
+  return (word) => {
+    const mid = word.x + word.width / 2;
+    return firstIndex(middles.length, (k) => !(middles[k]! <= mid));
+  };
+}
+
+/**
+ * What column finding works out of a row by itself, kept per row array: a run of lines that is
+ * no table is tried again from each of its lines (table-detection.ts), the same rows each time.
+ * A row array is read as it is when first seen: it must not change while the cache holds it.
+ */
+export type RowCache = WeakMap<readonly TextRun[], RowFacts>;
+
+function rowFacts(row: readonly TextRun[], gutterRatio: number, known: RowCache): RowFacts {
+  let facts = known.get(row);
+  if (!facts || facts.gutterRatio !== gutterRatio) known.set(row, (facts = new RowFacts(row, gutterRatio)));
+  return facts;
+}
+
+class RowFacts {
+  readonly spans: Interval[];
+  readonly phrases: TextRun[][];
+  /** Each phrase's extent, and the spans of its words (phraseSpans splits a phrase as wide as half the table). */
+  private readonly extents: Interval[];
+  private readonly split: (Interval[] | undefined)[] = [];
+  private readonly byWidth = new Map<number, { spans: Interval[]; index?: RowSpans }>();
+  private index?: { words: RowWords; spans: RowSpans };
+
+  constructor(
+    readonly row: readonly TextRun[],
+    readonly gutterRatio: number,
+  ) {
+    this.spans = rowSpans(row);
+    this.phrases = phrasesOf(row, gutterRatio);
+    this.extents = this.phrases.map((phrase) => ({ x0: phrase[0]!.x, x1: Math.max(...phrase.map((w) => w.x + w.width)) }));
+  }
+
+  get words(): RowWords {
+    return (this.index ??= { words: new RowWords(this.row), spans: new RowSpans(this.spans) }).words;
+  }
+
+  get spanIndex(): RowSpans {
+    return (this.index ??= { words: new RowWords(this.row), spans: new RowSpans(this.spans) }).spans;
+  }
+
+  /** The x-intervals the row's phrases cover in a table this wide (a phrase as wide as PHRASE_WIDTH_SHARE of it by its words). */
+  phraseSpans(tableWidth: number): Interval[] {
+    return this.atWidth(tableWidth).spans;
+  }
+
+  phraseIndex(tableWidth: number): RowSpans {
+    const at = this.atWidth(tableWidth);
+    return (at.index ??= new RowSpans(at.spans));
+  }
+
+  private atWidth(tableWidth: number): { spans: Interval[]; index?: RowSpans } {
+    let at = this.byWidth.get(tableWidth);
+    if (!at) {
+      const spans = this.extents.flatMap((e, k) => (e.x1 - e.x0 > PHRASE_WIDTH_SHARE * tableWidth ? (this.split[k] ??= rowSpans(this.phrases[k]!)) : [e]));
+      this.byWidth.set(tableWidth, (at = { spans }));
+    }
+    return at;
+  }
 }
 
 /** The x-intervals a row's words cover, merged. */
@@ -254,19 +334,6 @@ function phrasesOf(words: readonly TextRun[], gutterRatio: number): TextRun[][] 
   return out;
 }
 
-/**
- * The x-intervals a row's phrases cover (phrasesOf). A phrase across more than
- * PHRASE_WIDTH_SHARE of the table is a line of text (prose between the items of a list), no
- * cell spanning columns: its words stay apart.
- */
-function phraseSpans(words: readonly TextRun[], gutterRatio: number, tableWidth: number): Interval[] {
-  return phrasesOf(words, gutterRatio).flatMap((phrase) => {
-    const x0 = phrase[0]!.x;
-    const x1 = Math.max(...phrase.map((w) => w.x + w.width));
-    return x1 - x0 > PHRASE_WIDTH_SHARE * tableWidth ? rowSpans(phrase) : [{ x0, x1 }];
-  });
-}
-
 /** A table's rows cut into cells: each row's cells, and how many columns each spans. */
 export interface TableCells {
   cells: TextRun[][][];
@@ -280,11 +347,12 @@ export interface TableCells {
  * into the first of them ("Coronary heart disease" over a rate and its interval), as CSV and GFM
  * tables write a spanning cell: the first column whose words, in the other rows, it stands over.
  */
-export function rowCells(rows: readonly (readonly TextRun[])[], boundaries: readonly Interval[], gutterRatio: number): TableCells {
+export function rowCells(rows: readonly (readonly TextRun[])[], boundaries: readonly Interval[], gutterRatio: number, known: RowCache = new WeakMap()): TableCells {
+  const columnOfWord = columnFinder(boundaries);
   const extents: Interval[] = Array.from({ length: boundaries.length + 1 }, () => ({ x0: Infinity, x1: -Infinity }));
   for (const row of rows) {
     for (const w of row) {
-      const e = extents[columnOf(boundaries, w)]!;
+      const e = extents[columnOfWord(w)]!;
       e.x0 = Math.min(e.x0, w.x);
       e.x1 = Math.max(e.x1, w.x + w.width);
     }
@@ -293,15 +361,15 @@ export function rowCells(rows: readonly (readonly TextRun[])[], boundaries: read
   for (const row of rows) {
     const cells: TextRun[][] = Array.from({ length: boundaries.length + 1 }, () => []);
     const spans = cells.map(() => 1);
-    for (const phrase of phrasesOf(row, gutterRatio)) {
+    for (const phrase of rowFacts(row, gutterRatio, known).phrases) {
       const spanning = phrase.length > 1 && phrase.some((w) => boundaries.some((b) => w.x < b.x1 && w.x + w.width > b.x0));
       if (!spanning) {
-        for (const w of phrase) cells[columnOf(boundaries, w)]!.push(w);
+        for (const w of phrase) cells[columnOfWord(w)]!.push(w);
         continue;
       }
       const span = { x0: phrase[0]!.x, x1: Math.max(...phrase.map((w) => w.x + w.width)) };
       const under = extents.flatMap((e, j) => (overlaps(e, span) ? [j] : []));
-      const first = under[0] ?? columnOf(boundaries, phrase[0]!);
+      const first = under[0] ?? columnOfWord(phrase[0]!);
       cells[first]!.push(...phrase);
       spans[first] = Math.max(spans[first]!, (under[under.length - 1] ?? first) - first + 1);
     }
@@ -311,20 +379,37 @@ export function rowCells(rows: readonly (readonly TextRun[])[], boundaries: read
   return out;
 }
 
-/** Share of a table's width from which a phrase is a line of text, not a cell: phraseSpans. */
+/**
+ * Share of a table's width from which a phrase is a line of text (prose between the items of a
+ * list), no cell spanning columns: in the x-intervals a row's phrases cover (RowFacts.phraseSpans),
+ * its words stay apart.
+ */
 const PHRASE_WIDTH_SHARE = 0.5;
 
 /** Maximal intervals inside (left, right) covered by at most `allowed` rows. */
 function freeStrips(spans: readonly Interval[][], allowed: number, left: number, right: number): Interval[] {
-  const events: [number, number][] = [];
-  for (const row of spans) for (const s of row) events.push([s.x0, 1], [s.x1, -1]);
-  events.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  // The spans' starts and ends, each sorted, swept in one pass: where a start and an end meet, the start first.
+  let n = 0;
+  for (const row of spans) n += row.length;
+  const starts = new Float64Array(n);
+  const ends = new Float64Array(n);
+  let at = 0;
+  for (const row of spans) {
+    for (const s of row) {
+      starts[at] = s.x0;
+      ends[at++] = s.x1;
+    }
+  }
+  starts.sort();
+  ends.sort();
   const out: Interval[] = [];
   let cover = 0;
   let openAt: number | undefined;
-  for (const [x, d] of events) {
+  for (let i = 0, j = 0; i < n || j < n; ) {
+    const opens = i < n && (j >= n || starts[i]! <= ends[j]!);
+    const x = opens ? starts[i++]! : ends[j++]!;
     const before = cover;
-    cover += d;
+    cover += opens ? 1 : -1;
     if (before > allowed && cover <= allowed) openAt = x;
     else if (before <= allowed && cover > allowed && openAt !== undefined) {
       if (x > openAt && openAt > left && x < right) out.push({ x0: openAt, x1: x });
@@ -334,57 +419,72 @@ function freeStrips(spans: readonly Interval[][], allowed: number, left: number,
   return out;
 }
 
-/** Every span's ends, sorted, without repeats: where leastCovered cuts a strip. */
-function spanEnds(spans: readonly Interval[][]): number[] {
-  return [...new Set(spans.flat().flatMap((s) => [s.x0, s.x1]))].sort((a, b) => a - b);
-}
-
 /**
- * The widest part of a strip that the fewest rows cover: between a column of numbers and the
- * next, right-aligned ones of varying widths leave the strip's right part to some rows, and only
- * the part no number reaches is the columns' boundary, under a year centred over both.
+ * How many spans (the phrases of every row) cover each stretch between two consecutive span
+ * ends, counted once per table, so that each strip reads its own stretches only.
  */
-function leastCovered(spans: readonly Interval[][], ends: readonly number[], g: Interval): Interval {
-  // `ends` (spanEnds) strictly inside the strip cut it.
-  const from = firstIndex(ends.length, (k) => ends[k]! > g.x0);
-  const to = firstIndex(ends.length, (k) => ends[k]! >= g.x1);
-  const cuts = [g.x0, ...ends.slice(from, to), g.x1];
-  // How many rows cover each piece between two cuts. Every span end inside the strip is a cut,
-  // so a piece lies inside a span or outside it, and a row's spans (disjoint) cover a piece at
-  // most once: each span adds one to the pieces it covers, a range found by binary search.
-  const pieces = cuts.length - 1;
-  const diff = new Int32Array(pieces + 1);
-  for (const row of spans) {
-    for (const s of row) {
-      const lo = firstIndex(pieces, (k) => cuts[k + 1]! > s.x0);
-      const hi = firstIndex(pieces, (k) => cuts[k]! >= s.x1) - 1;
-      if (lo <= hi) {
-        diff[lo]!++;
-        diff[hi + 1]!--;
+class Coverage {
+  /** Every span's ends, sorted, without repeats. */
+  private readonly ends: number[];
+  /** cover[k]: the spans over the stretch from ends[k - 1] to ends[k]; none before the first end or after the last. */
+  private readonly cover: Int32Array;
+
+  constructor(spans: readonly Interval[][]) {
+    let n = 0;
+    for (const row of spans) n += 2 * row.length;
+    const all = new Float64Array(n);
+    n = 0;
+    for (const row of spans) {
+      for (const s of row) {
+        all[n++] = s.x0;
+        all[n++] = s.x1;
       }
     }
+    all.sort();
+    const ends: number[] = [];
+    for (const x of all) if (ends.length === 0 || x !== ends[ends.length - 1]) ends.push(x);
+    this.ends = ends;
+    const index = (x: number) => firstIndex(ends.length, (k) => ends[k]! >= x);
+    const diff = new Int32Array(ends.length + 2);
+    for (const row of spans) {
+      for (const s of row) {
+        const a = index(s.x0);
+        const b = index(s.x1);
+        if (a < b) {
+          diff[a + 1]!++;
+          diff[b + 1]!--;
+        }
+      }
+    }
+    this.cover = new Int32Array(this.ends.length + 1);
+    for (let k = 0, sum = 0; k <= this.ends.length; k++) this.cover[k] = sum += diff[k]!;
   }
-  let best: { x0: number; x1: number; cover: number } | undefined;
-  let open: { x0: number; x1: number; cover: number } | undefined;
-  let cover = 0;
-  for (let k = 0; k < pieces; k++) {
-    cover += diff[k]!;
-    open = open && open.cover === cover ? { ...open, x1: cuts[k + 1]! } : { x0: cuts[k]!, x1: cuts[k + 1]!, cover };
-    if (!best || cover < best.cover || (cover === best.cover && open.x1 - open.x0 > best.x1 - best.x0)) best = { ...open };
-  }
-  return best ? { x0: best.x0, x1: best.x1 } : g;
-}
 
-/** The first index in [0, n) for which `past` holds (it holds from some index on), or n. */
-function firstIndex(n: number, past: (k: number) => boolean): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (past(mid)) hi = mid;
-    else lo = mid + 1;
+  /**
+   * The widest part of a strip that the fewest rows cover: between a column of numbers and the
+   * next, right-aligned ones of varying widths leave the strip's right part to some rows, and
+   * only the part no number reaches is the columns' boundary, under a year centred over both.
+   */
+  leastCovered(g: Interval): Interval {
+    if (!(g.x0 < g.x1)) return { x0: g.x0, x1: g.x1 };
+    const ends = this.ends;
+    // The span ends strictly inside the strip cut it into pieces; no span starts or ends inside
+    // a piece, so each piece lies inside the stretch between two ends and has its cover.
+    const from = firstIndex(ends.length, (k) => ends[k]! > g.x0);
+    const to = firstIndex(ends.length, (k) => ends[k]! >= g.x1);
+    const pieces = to - from + 1;
+    let best: { x0: number; x1: number; cover: number } | undefined;
+    let open: { x0: number; x1: number; cover: number } | undefined;
+    for (let k = 0; k < pieces; k++) {
+      const cover = this.cover[from + k]!;
+      const x0 = k === 0 ? g.x0 : ends[from + k - 1]!;
+      const x1 = k === pieces - 1 ? g.x1 : ends[from + k]!;
+      if (open && open.cover === cover) open.x1 = x1;
+      else open = { x0, x1, cover };
+      if (!best || cover < best.cover || (cover === best.cover && open.x1 - open.x0 > best.x1 - best.x0)) best = { ...open };
+    }
+    return { x0: best!.x0, x1: best!.x1 };
   }
-  return lo;
 }
 
 /**
@@ -420,20 +520,22 @@ const GAP_ROWS = 3;
  * that column (and a header's word so close to it, the same way). Rows above the first that
  * shows a gap may span the strip whole (a title, a header centred over columns).
  */
-function narrowestRowGap(rows: readonly (readonly TextRun[])[], g: Interval): number {
+function narrowestRowGap(rows: readonly RowWords[], g: Interval): number {
   let narrowest = Infinity;
   let counted = 0;
   for (const row of rows) {
     // A row whose cell spans the strip has no gap across it: a title or a header over the
     // table may, a row among those that show the gap may not (a label of the body set over
     // where another row's label breaks).
-    if (row.some((w) => w.x < g.x1 - 0.01 && w.x + w.width > g.x0 + 0.01)) {
+    if (row.crosses(g.x0 + 0.01, g.x1 - 0.01)) {
       if (counted > 0) return 0;
       continue;
     }
-    const before = row.reduce((m, w) => (w.x + w.width <= g.x0 + 0.01 ? Math.max(m, w.x + w.width) : m), -Infinity);
-    const after = row.reduce((m, w) => (w.x >= g.x1 - 0.01 ? Math.min(m, w.x) : m), Infinity);
-    if (before === -Infinity || after === Infinity) continue;
+    const last = row.lastEndingBy(g.x0 + 0.01);
+    const next = row.firstStartingFrom(g.x1 - 0.01);
+    if (!last || !next) continue;
+    const before = last.x + last.width;
+    const after = next.x;
     counted++;
     narrowest = Math.min(narrowest, after - before);
   }
@@ -441,21 +543,21 @@ function narrowestRowGap(rows: readonly (readonly TextRun[])[], g: Interval): nu
 }
 
 /** Rows with words on both sides of the strip. */
-function rowsOnBothSides(rows: readonly (readonly TextRun[])[], g: Interval): number {
+function rowsOnBothSides(rows: readonly RowWords[], g: Interval): number {
   return rows.filter((row) => hasWordsOnBothSides(row, g)).length;
 }
 
-function hasWordsOnBothSides(row: readonly TextRun[], g: Interval): boolean {
-  return row.some((w) => w.x + w.width <= g.x0 + 0.01) && row.some((w) => w.x >= g.x1 - 0.01);
+function hasWordsOnBothSides(row: RowWords, g: Interval): boolean {
+  return row.endsBy(g.x0 + 0.01) && row.startsFrom(g.x1 - 0.01);
 }
 
 /** Most rows with words on both sides of the strip hold a number right beside it on each side. */
-function numbersOnBothSides(rows: readonly (readonly TextRun[])[], g: Interval): boolean {
+function numbersOnBothSides(rows: readonly RowWords[], g: Interval): boolean {
   let both = 0;
   let numeric = 0;
   for (const row of rows) {
-    const before = row.filter((w) => w.x + w.width <= g.x0 + 0.01).sort((a, b) => b.x + b.width - (a.x + a.width))[0];
-    const after = row.filter((w) => w.x >= g.x1 - 0.01).sort((a, b) => a.x - b.x)[0];
+    const before = row.lastEndingBy(g.x0 + 0.01);
+    const after = row.firstStartingFrom(g.x1 - 0.01);
     if (!before || !after) continue;
     both++;
     // A currency sign stands before its amount: a column of its own left of the amounts (¥),

@@ -15,7 +15,8 @@ import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "../../text/list-markers.js";
 import { runWords } from "./run-words.js";
-import { columnBoundaries, isNumber, rowCells } from "./table-columns.js";
+import { columnBoundaries, isNumber, rowCells, type RowCache } from "./table-columns.js";
+import type { Interval } from "./row-extents.js";
 import { breaksWordBefore } from "../../text/word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 import { isRightToLeft } from "./reading-direction.js";
@@ -105,6 +106,19 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
   // Each line's words, split once: a run that is no table is tried again from each of its lines.
   const wordsOf: TextRun[][] = [];
   const words = (k: number) => (wordsOf[k] ??= lines[k]!.runs.flatMap(runWords));
+  // What column finding makes of each line, and the columns of lines first..first+count that no
+  // rule parts: a table tried from a line finds the columns of the lines under its first, which
+  // are the columns it finds when tried from the next line.
+  const known: RowCache = new WeakMap();
+  const found = new Map<string, Interval[]>();
+  const columns = (first: number, count: number, rules: readonly Rule[]): Interval[] => {
+    const rows = Array.from({ length: count }, (_, k) => words(first + k));
+    if (rules.length) return columnBoundaries(rows, options, rules, known);
+    const key = `${first}:${count}`;
+    let out = found.get(key);
+    if (!out) found.set(key, (out = columnBoundaries(rows, options, [], known)));
+    return out;
+  };
   const tables: TableRange[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -125,7 +139,7 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
     // A ruled table holds every line its rules enclose, a cell's lone line too.
     const region = regions[regionOf[i] ?? -1];
     if (region) while (more(end) && regionOf[end] === regionOf[i]) end++;
-    const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), (k) => ruled.has(i + k), options, gridRules(i) ?? rulings.lone, rulings.horizontal, region);
+    const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), (first, count, rules) => columns(i + first, count, rules), known, (k) => ruled.has(i + k), options, gridRules(i) ?? rulings.lone, rulings.horizontal, region);
     if (table === PROSE) {
       // Every later start in the run is as much prose: the run is passed whole.
       i = end;
@@ -214,11 +228,17 @@ const LIST_ROWS_SHARE = 0.6;
 /** What buildTable says of a run of justified prose. */
 const PROSE = Symbol("prose");
 
-/** `wordsOf(k)`: the words of lines[k] (runWords), for the caller to split once per line. */
+/**
+ * `wordsOf(k)`: the words of lines[k] (runWords), for the caller to split once per line;
+ * `columnsOf(first, count, rules)`: columnBoundaries of the words of lines[first..first+count),
+ * for the caller to keep; `known`: what column finding made of each line's words.
+ */
 function buildTable(
   lines: readonly Line[],
   frags: ReturnType<typeof fragmentsOf>[],
   wordsOf: (k: number) => TextRun[],
+  columnsOf: (first: number, count: number, rules: readonly Rule[]) => Interval[],
+  known: RowCache,
   cutByRules: (k: number) => boolean,
   options: TableOptions,
   /** The vertical rules that may part the lines' cells, and every horizontal rule of the page. */
@@ -239,19 +259,19 @@ function buildTable(
   if (prose >= PROSE_ROWS_SHARE * pieced.length) return PROSE;
   const words = Array.from({ length: count }, (_, k) => wordsOf(k));
   const rules = vertical.filter((r) => r.to >= lines[count - 1]!.y && r.from <= lines[0]!.y + lines[0]!.fontSize);
-  const boundaries = columnBoundaries(words, options, rules);
+  const boundaries = columnsOf(0, count, rules);
   if (boundaries.length === 0) return undefined;
   // A first line whose parts line up with no column (a title with the unit at its right) hides
   // the table's columns: the table starts under it.
   if (count > MIN_ROWS_AFTER_TITLE) {
-    const under = columnBoundaries(words.slice(1), options);
+    const under = columnsOf(1, count - 1, []);
     if (under.length >= boundaries.length + TITLE_HIDES_COLUMNS) return undefined;
     // So does a first line with a piece across most of the table and its columns, wider than
     // any piece under it ("Table 2." beside "Actual and projected numbers for enrollment…").
     if (isTitleLine(frags[0]!, frags.slice(1, count), boundaries.length > under.length ? boundaries : under)) return undefined;
   }
   const columns = boundaries.length + 1;
-  const { cells: split, spans } = rowCells(words, boundaries, options.gutterRatio);
+  const { cells: split, spans } = rowCells(words, boundaries, options.gutterRatio, known);
   const filled = (cells: TextRun[][]) => cells.filter((c) => c.length > 0).length;
   const multi = split.filter((cells) => filled(cells) >= 2);
   if (multi.length < 3 && !(multi.length >= 2 && columns >= 3)) return undefined;
