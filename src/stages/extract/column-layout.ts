@@ -247,14 +247,34 @@ const BAND_EMS = 3;
  * gaps between the fragments of each row and of each pair of neighbouring rows, so columns whose
  * baselines do not line up (every row holding one side only) are found too.
  */
-function findGutter(rows: Row[], options: ColumnOptions, state: CutState, depth = 0): (Gutter & { verdict: "columns" | "blocks" }) | undefined {
+function findGutter(
+  rows: Row[],
+  options: ColumnOptions,
+  state: CutState,
+  depth = 0,
+  /** Any gutter that passes will do (a side asking whether it holds columns), not the tallest. */
+  any = false,
+): (Gutter & { verdict: "columns" | "blocks" }) | undefined {
   let best: (Gutter & { verdict: "columns" | "blocks" }) | undefined;
   const tried = new Set<string>();
+  // A strip inside a table the page draws parts its cells, not columns: the run stops at it.
+  const candidateOf = (strip: Gutter) => (state.grids.length ? beside(rows, strip, state.grids) : strip);
+  const keyOf = (candidate: Gutter) => `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
+  // Strips left untrimmed (sparseSide), in the order they were grown: each would have been tried, with no verdict.
+  let untried: Gutter[] = [];
   const consider = (strip: Gutter) => {
-    // A strip inside a table the page draws parts its cells, not columns: the run stops at it.
-    const candidate = state.grids.length ? beside(rows, strip, state.grids) : strip;
+    const candidate = candidateOf(strip);
     if (!candidate) return;
-    const key = `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
+    const key = keyOf(candidate);
+    const x0 = Math.round(candidate.x0);
+    if (untried.some((u) => Math.round(u.x0) === x0)) {
+      untried = untried.filter((u) => {
+        if (Math.round(u.x0) !== x0) return true;
+        const tiedTo = candidateOf(trimRunEnds(rows, u));
+        if (tiedTo) tried.add(keyOf(tiedTo));
+        return false;
+      });
+    }
     if (tried.has(key)) return;
     tried.add(key);
     const verdict = judge(rows, candidate, options, depth, state.grids);
@@ -264,19 +284,30 @@ function findGutter(rows: Row[], options: ColumnOptions, state: CutState, depth 
     if ((verdict === "columns" || verdict === "blocks") && better) best = { ...candidate, verdict };
   };
   // Every row of a tall gutter grows the same strip: it is trimmed and judged once.
-  const grown = new Set<string>();
+  const grown = new Map<number, Map<number, Set<number>>>();
+  const isNew = (strip: Gutter) => {
+    const run = strip.start * (rows.length + 1) + strip.end;
+    let byX0 = grown.get(run);
+    if (!byX0) grown.set(run, (byX0 = new Map()));
+    let x1s = byX0.get(strip.x0);
+    if (!x1s) byX0.set(strip.x0, (x1s = new Set()));
+    return x1s.size < x1s.add(strip.x1).size;
+  };
   const minWidths = rows.map((row) => options.gutterRatio * 0.5 * Math.max(...row.fragments.map((f) => f.fontSize)));
-  for (let r = 0; r < rows.length; r++) {
+  const grow = stripGrower(rows, minWidths);
+  for (let r = 0; r < rows.length && !(any && best); r++) {
     const window = [...rows[r]!.fragments, ...(rows[r + 1]?.fragments ?? [])].sort((a, b) => a.x0 - b.x0);
     let reach = -Infinity;
     let size = 0;
     for (const f of window) {
+      if (any && best) break;
       if (reach > -Infinity && f.x0 - reach > options.gutterRatio * Math.max(size, f.fontSize)) {
-        const strip = growGutter(rows, r, reach, f.x0, minWidths);
-        const stripKey = `${strip.start}:${strip.end}:${strip.x0}:${strip.x1}`;
-        if (!grown.has(stripKey)) {
-          grown.add(stripKey);
-          consider(trimRunEnds(rows, strip));
+        const strip = grow(r, reach, f.x0);
+        if (isNew(strip)) {
+          // A strip with too few rows on a side is judged "none" however its run is trimmed: it
+          // is trimmed only when a candidate at its x0 must know whether it was tried first.
+          if (sparseSide(rows, strip)) untried.push(strip);
+          else consider(trimRunEnds(rows, strip));
         }
       }
       if (f.x1 > reach) {
@@ -286,6 +317,21 @@ function findGutter(rows: Row[], options: ColumnOptions, state: CutState, depth 
     }
   }
   return best;
+}
+
+/**
+ * Fewer than MIN_ROWS_PER_SIDE of the strip's rows hold text left of it, or right of it: judge's
+ * first test, which no shorter run of the same strip passes either.
+ */
+function sparseSide(rows: readonly Row[], g: Gutter): boolean {
+  let left = 0;
+  let right = 0;
+  for (let i = g.start; i < g.end; i++) {
+    const fragments = rows[i]!.fragments;
+    if (fragments.some((f) => f.x1 <= g.x0)) left++;
+    if (fragments.some((f) => f.x0 >= g.x1)) right++;
+  }
+  return left < MIN_ROWS_PER_SIDE || right < MIN_ROWS_PER_SIDE;
 }
 
 /**
@@ -335,27 +381,46 @@ function bordersGrid(strip: Box, grid: Box): boolean {
   return (along(grid.x0) || along(grid.x1)) && strip.y0 < grid.y1 && strip.y1 > grid.y0;
 }
 
+/** Strips remembered a row: a table's gutters grow side by side, a few to a row. */
+const REMEMBERED_STRIPS = 16;
+
 /**
  * Extends a free strip up and down from row r while it stays wide enough to be a gutter:
- * `minWidths[i]` for row i (half a gutter in its largest type).
+ * `minWidths[i]` for row i (half a gutter in its largest type). Down first, then up with the
+ * strip as the rows below left it.
+ *
+ * Every row of a tall gutter grows it again, and after a few rows the walks meet in the same
+ * strip at the same row: where a walk goes on from there is remembered, a few strips a row
+ * (`below`, `above`), so a page's walks cost about its rows, not rows × rows.
  */
-function growGutter(rows: Row[], r: number, x0: number, x1: number, minWidths: readonly number[]): Gutter {
-  let strip = { x0, x1 };
-  let start = r;
-  let end = r + 1;
-  for (let i = r + 1; i < rows.length; i++) {
-    const next = narrow(strip, rows[i]!);
-    if (!next || next.x1 - next.x0 < minWidths[i]!) break;
-    strip = next;
-    end = i + 1;
-  }
-  for (let i = r - 1; i >= 0; i--) {
-    const next = narrow(strip, rows[i]!);
-    if (!next || next.x1 - next.x0 < minWidths[i]!) break;
-    strip = next;
-    start = i;
-  }
-  return { ...strip, start, end };
+function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: number, x0: number, x1: number) => Gutter {
+  type Walked = { to: number; x0: number; x1: number };
+  type Seen = { x0: number; x1: number; walked: Walked }[];
+  const below: Seen[] = rows.map(() => []);
+  const above: Seen[] = rows.map(() => []);
+  const walk = (memo: Seen[], from: number, step: 1 | -1, x0: number, x1: number): Walked => {
+    const path: { i: number; x0: number; x1: number }[] = [];
+    let strip = { x0, x1 };
+    let i = from;
+    let found: Walked | undefined;
+    for (; i >= 0 && i < rows.length; i += step) {
+      found = memo[i]!.find((s) => s.x0 === strip.x0 && s.x1 === strip.x1)?.walked;
+      if (found) break;
+      path.push({ i, ...strip });
+      const next = narrow(strip, rows[i]!);
+      if (!next || next.x1 - next.x0 < minWidths[i]!) break;
+      strip = next;
+    }
+    // `to` is the first row the strip did not pass (past the end: the page's edge).
+    const walked = found ?? { to: i, ...strip };
+    for (const { i, x0, x1 } of path) if (memo[i]!.length < REMEMBERED_STRIPS) memo[i]!.push({ x0, x1, walked });
+    return walked;
+  };
+  return (r, x0, x1) => {
+    const down = walk(below, r + 1, 1, x0, x1);
+    const up = walk(above, r - 1, -1, down.x0, down.x1);
+    return { x0: up.x0, x1: up.x1, start: up.to + 1, end: down.to };
+  };
 }
 
 /** How far right of a column's left edge (in ems) a row of that column may start: an indent, a list item's body. */
@@ -373,33 +438,41 @@ const INDENT_EMS = 3;
  */
 function trimRunEnds(rows: readonly Row[], g: Gutter): Gutter {
   const run = rows.slice(g.start, g.end);
-  const rightOf = (row: Row) => row.fragments.filter((f) => f.x0 >= g.x1);
-  const fragments = run.flatMap(rightOf);
+  // Each row's part right of the strip, once: the tests below all read it.
+  const rights = run.map((row) => row.fragments.filter((f) => f.x0 >= g.x1));
+  const rightOf = (i: number) => rights[i - g.start]!;
+  const fragments = rights.flat();
   if (fragments.length === 0) return g;
   const size = median(fragments.map((f) => f.fontSize));
-  const edge = leftEdge(run.flatMap((row) => {
-    const right = rightOf(row);
-    return right.length ? [Math.min(...right.map((f) => f.x0))] : [];
-  }), size);
+  const held = rights.filter((fs) => fs.length > 0);
+  const starts = held.map((fs) => Math.min(...fs.map((f) => f.x0)));
+  const edge = leftEdge(starts, size);
   const margin = maxOf(fragments, (f) => f.x1);
-  const pitch = median(run.slice(1).map((row, i) => run[i]!.y - row.y).filter((d) => d > 0));
+  // Asked for only when a row at an end of the run might go (most runs keep both ends).
+  const pitch = once(() => median(run.slice(1).map((row, i) => run[i]!.y - row.y).filter((d) => d > 0)));
   // A block set flush right ends every row at the margin: none of them is a running header.
-  const flush = flushRight(run.map(rightOf).filter((fs) => fs.length > 0));
-  const spans = (row: Row) => {
-    const right = rightOf(row);
-    if (right.length === 0 || flush) return false;
+  const flush = once(() => setFlushRight(held.map((fs) => Math.max(...fs.map((f) => f.x1))), starts, size, edge));
+  const spans = (i: number) => {
+    const right = rightOf(i);
+    if (right.length === 0) return false;
     const x0 = Math.min(...right.map((f) => f.x0));
     const x1 = Math.max(...right.map((f) => f.x1));
-    return x0 > edge + INDENT_EMS * size && margin - x1 <= size;
+    return x0 > edge + INDENT_EMS * size && margin - x1 <= size && !flush();
   };
   const standsApart = (row: Row, neighbour: Row | undefined) =>
     neighbour !== undefined &&
-    Math.abs(row.y - neighbour.y) > APART_PITCHES * pitch &&
-    row.fragments.every((f) => f.x1 - f.x0 < MARK_EMS * f.fontSize);
+    row.fragments.every((f) => f.x1 - f.x0 < MARK_EMS * f.fontSize) &&
+    Math.abs(row.y - neighbour.y) > APART_PITCHES * pitch();
   let { start, end } = g;
-  while (start < end && (spans(rows[start]!) || standsApart(rows[start]!, rows[start + 1]))) start++;
-  while (end > start && (spans(rows[end - 1]!) || standsApart(rows[end - 1]!, rows[end - 2]))) end--;
+  while (start < end && (spans(start) || standsApart(rows[start]!, rows[start + 1]))) start++;
+  while (end > start && (spans(end - 1) || standsApart(rows[end - 1]!, rows[end - 2]))) end--;
   return cutAtBand(rows, { ...g, start, end });
+}
+
+/** A value worked out the first time it is asked for. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /**
@@ -424,15 +497,16 @@ function cutAtBand(rows: readonly Row[], g: Gutter): Gutter {
     const gaps = ys.slice(1).map((y, i) => ys[i]! - y).filter((d) => d > 0).sort((a, b) => a - b);
     return median(gaps.slice(0, Math.ceil(gaps.length / 2)));
   };
-  const band = BAND_PITCHES * Math.max(pitchOf(0), pitchOf(1));
-  if (!(band > 0)) return g;
+  // Measured only when a row holding one side only is looked past (most runs hold both sides at their ends).
+  const band = once(() => BAND_PITCHES * Math.max(pitchOf(0), pitchOf(1)));
   let { start, end } = g;
   for (const side of [0, 1]) {
     // After the last row holding this side, the first band across the page ends the run…
     let last = end - 1;
     while (last > start && !holds(rows[last]!, side)) last--;
     for (let i = last + 1; i < end; i++) {
-      if (rows[i - 1]!.y - rows[i]!.y >= band) {
+      if (!(band() > 0)) return g;
+      if (rows[i - 1]!.y - rows[i]!.y >= band()) {
         end = i;
         break;
       }
@@ -441,7 +515,8 @@ function cutAtBand(rows: readonly Row[], g: Gutter): Gutter {
     let first = start;
     while (first < end - 1 && !holds(rows[first]!, side)) first++;
     for (let i = first; i > start; i--) {
-      if (rows[i - 1]!.y - rows[i]!.y >= band) {
+      if (!(band() > 0)) return g;
+      if (rows[i - 1]!.y - rows[i]!.y >= band()) {
         start = i;
         break;
       }
@@ -486,7 +561,7 @@ function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number, gr
   // A side that holds columns of its own (the two right columns of a three-column page, each
   // row holding one of them or both) reads as text when its columns do.
   const asText = (side: Row[]) =>
-    readsAsText(side.map((r) => r.fragments)) || (depth < MAX_NESTED_COLUMNS && findGutter(side, options, { uncertain: false, grids: [], gutters: [] }, depth + 1) !== undefined);
+    readsAsText(side.map((r) => r.fragments)) || (depth < MAX_NESTED_COLUMNS && holdsColumns(side, options, depth + 1));
   if (left.length < MIN_ROWS_PER_SIDE || right.length < MIN_ROWS_PER_SIDE) return "none";
   // A gutter is wider than the gaps between words around it; a river of spaces down a page
   // whose words are drawn one by one (an OCR layer) is not.
@@ -571,6 +646,28 @@ const INDEPENDENT_ROWS_SHARE = 0.5;
 /** Columns inside a side of a gutter that are looked for, at most (three levels: up to eight columns). */
 const MAX_NESTED_COLUMNS = 2;
 
+/**
+ * A side of a gutter holds columns of text of its own (judged at `depth`, where only columns
+ * pass). Each such column reads as text, so is MIN_TEXT_WIDTH_EMS of its type wide at least: a
+ * side narrower than two of them in its smallest type holds none, and is not searched (the
+ * bound is taken a hair short, so rounding never skips a side that could pass).
+ */
+function holdsColumns(side: Row[], options: ColumnOptions, depth: number): boolean {
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let size = Infinity;
+  for (const row of side) {
+    for (const f of row.fragments) {
+      x0 = Math.min(x0, f.x0);
+      x1 = Math.max(x1, f.x1);
+      size = Math.min(size, f.fontSize);
+    }
+  }
+  if (x1 - x0 < 0.999 * 2 * MIN_TEXT_WIDTH_EMS * size) return false;
+  // Nothing outside this search reads its state: a throwaway one, and the first gutter found will do.
+  return findGutter(side, options, { uncertain: false, grids: [], gutters: [] }, depth, true) !== undefined;
+}
+
 /** How many times the typical gap between words a gutter must be: a loose justified line stretches its gaps about this far. */
 const GUTTER_OVER_WORD_GAP = 1.5;
 
@@ -579,19 +676,59 @@ const GUTTER_OVER_WORD_GAP = 1.5;
  * third of an em (0.6 × the run's average character width), a gap between runs as itself.
  */
 function medianWordGap(rows: readonly Row[], g: Gutter): number {
-  const gaps: number[] = [];
+  // Each gap with how many times it counts: a run's spaces are one gap repeated.
+  const gaps: WordGap[] = [];
   for (const row of rows) {
-    const runs = row.fragments.flatMap((f) => f.runs).sort((a, b) => a.x - b.x);
-    runs.forEach((run, i) => {
-      const spaces = run.text.trim().split(/\s+/).length - 1;
-      if (spaces > 0) gaps.push(...Array<number>(spaces).fill((0.6 * run.width) / run.text.length));
-      if (i === 0) return;
-      const from = runs[i - 1]!.x + runs[i - 1]!.width;
-      if (run.x > from && (run.x <= g.x0 || from >= g.x1)) gaps.push(run.x - from);
-    });
+    // A row's fragments hold its runs left to right (fragmentsOf), and so do the pieces of them a side keeps.
+    let prev: TextRun | undefined;
+    for (const f of row.fragments) {
+      for (const gap of wordGapsInside(f)) gaps.push(gap);
+      const run = f.runs[0]!;
+      if (prev) {
+        const from = prev.x + prev.width;
+        if (run.x > from && (run.x <= g.x0 || from >= g.x1)) gaps.push({ gap: run.x - from, count: 1 });
+      }
+      prev = f.runs[f.runs.length - 1];
+    }
   }
-  gaps.sort((a, b) => a - b);
-  return gaps.length ? gaps[Math.floor(gaps.length / 2)]! : 0;
+  let count = 0;
+  for (const gap of gaps) count += gap.count;
+  if (count === 0) return 0;
+  gaps.sort((a, b) => a.gap - b.gap);
+  let seen = 0;
+  for (const { gap, count: n } of gaps) {
+    seen += n;
+    if (seen > count >> 1) return gap;
+  }
+  return 0;
+}
+
+/** A gap between words, and how many times it counts. */
+interface WordGap {
+  gap: number;
+  count: number;
+}
+
+/** Each fragment's own word gaps, worked out once a page: a fragment is in many candidates' rows. */
+const fragmentGaps = new WeakMap<Fragment, readonly WordGap[]>();
+
+/**
+ * The word gaps inside a fragment: its runs' spaces, and the gaps between its runs. A gutter's
+ * rows hold every fragment wholly on one side of it, so these count for any gutter.
+ */
+function wordGapsInside(f: Fragment): readonly WordGap[] {
+  let gaps = fragmentGaps.get(f);
+  if (gaps) return gaps;
+  const found: WordGap[] = [];
+  f.runs.forEach((run, i) => {
+    const spaces = run.text.trim().split(/\s+/).length - 1;
+    if (spaces > 0) found.push({ gap: (0.6 * run.width) / run.text.length, count: spaces });
+    if (i === 0) return;
+    const from = f.runs[i - 1]!.x + f.runs[i - 1]!.width;
+    if (run.x > from) found.push({ gap: run.x - from, count: 1 });
+  });
+  fragmentGaps.set(f, (gaps = found));
+  return gaps;
 }
 
 /** How far short of the gutter (in ems) a line of a text column may end: about a long word. */
@@ -665,14 +802,18 @@ const FLUSH_RIGHT_SHARE = 0.8;
  * with the rows beside them, not a block of its own to read after them.
  */
 function flushRight(rows: readonly (readonly Fragment[])[]): boolean {
-  const ends = rows.map((fs) => Math.max(...fs.map((f) => f.x1)));
   const starts = rows.map((fs) => Math.min(...fs.map((f) => f.x0)));
   const size = median(rows.flat().map((f) => f.fontSize));
+  return setFlushRight(rows.map((fs) => Math.max(...fs.map((f) => f.x1))), starts, size, leftEdge(starts, size));
+}
+
+/** flushRight from its rows' ends and starts, their median font size and the starts' leftEdge. */
+function setFlushRight(ends: readonly number[], starts: readonly number[], size: number, edge: number): boolean {
   const right = maxOf(ends);
   const atRight = ends.filter((x) => right - x <= 0.5 * size).length;
-  const atLeft = starts.filter((x) => Math.abs(x - leftEdge(starts, size)) <= 0.5 * size).length;
+  const atLeft = starts.filter((x) => Math.abs(x - edge) <= 0.5 * size).length;
   // Justified text is flush on both sides: it is a column, set flush left.
-  return atRight >= FLUSH_RIGHT_SHARE * rows.length && atLeft < MIN_LEFT_EDGE_SHARE * rows.length;
+  return atRight >= FLUSH_RIGHT_SHARE * ends.length && atLeft < MIN_LEFT_EDGE_SHARE * ends.length;
 }
 
 /** Where the most of these starts lie within half an em of one another (the leftmost such place on a tie). */
