@@ -58,14 +58,16 @@ export function blankCodeLines(gap: number, pitch: number): number {
 
 /** The size most of a page's characters are set in: its body text. 0 for a page without lines. */
 export function bodyFontSize(lines: readonly Line[]): number {
+  // Keyed by tenths of a point: small integers hash faster than the sizes themselves.
   const weight = new Map<number, number>();
   for (const line of lines) {
-    const size = Math.round(line.fontSize * 10) / 10;
-    weight.set(size, (weight.get(size) ?? 0) + line.text.length);
+    const tenths = Math.round(line.fontSize * 10);
+    weight.set(tenths, (weight.get(tenths) ?? 0) + line.text.length);
   }
   let best = 0;
   let bestWeight = -1;
-  for (const [size, w] of weight) {
+  for (const [tenths, w] of weight) {
+    const size = tenths / 10;
     if (w > bestWeight || (w === bestWeight && size < best)) {
       best = size;
       bestWeight = w;

@@ -8,8 +8,11 @@
  */
 const LETTER_SPACED = /^[\p{L}\p{N}](?: [\p{L}\p{N}]){2,}$/u;
 
+/** Three single letters or digits a space apart somewhere: what any letter-spaced stretch holds (asked of every run). */
+const MAY_BE_LETTER_SPACED = /[\p{L}\p{N}] [\p{L}\p{N}] [\p{L}\p{N}]/u;
+
 export function collapseLetterSpacedText(text: string): string {
-  if (!text.includes(" ")) return text;
+  if (!text.includes(" ") || !MAY_BE_LETTER_SPACED.test(text)) return text;
   const parts = text.split(/( {2,})/);
   let changed = false;
   const out = parts.map((part, i) => {

@@ -240,16 +240,17 @@ export function buildLine(runs: readonly TextRun[], options: SpacingOptions): Li
 
 /** The font size that most of the line's characters are set in, and the first run set in it. */
 function dominantSize(runs: readonly TextRun[]): { fontSize: number; run: TextRun } {
+  // Keyed by tenths of a point: small integers hash faster than the sizes themselves.
   const bySize = new Map<number, { chars: number; run: TextRun }>();
   for (const r of runs) {
-    const key = Math.round(r.fontSize * 10) / 10;
+    const key = Math.round(r.fontSize * 10);
     const entry = bySize.get(key) ?? { chars: 0, run: r };
     entry.chars += r.text.trim().length;
     bySize.set(key, entry);
   }
   let best = { fontSize: runs[0]!.fontSize, chars: -1, run: runs[0]! };
-  for (const [fontSize, { chars, run }] of bySize) {
-    if (chars > best.chars) best = { fontSize, chars, run };
+  for (const [tenths, { chars, run }] of bySize) {
+    if (chars > best.chars) best = { fontSize: tenths / 10, chars, run };
   }
   return { fontSize: best.fontSize, run: best.run };
 }

@@ -168,7 +168,18 @@ export function layoutRuns(runs: readonly TextRun[], options: LayoutOptions, ord
 }
 
 function countChars(runs: readonly TextRun[]): number {
-  return runs.reduce((n, r) => n + r.text.replace(/\s/g, "").length, 0);
+  let n = 0;
+  for (const r of runs) {
+    // What r.text.replace(/\s/g, "").length counts, without a copy of every run's text.
+    for (let i = 0; i < r.text.length; i++) if (!isWhiteSpace(r.text.charCodeAt(i))) n++;
+  }
+  return n;
+}
+
+/** A UTF-16 code unit that /\s/ matches (ECMAScript's WhiteSpace and LineTerminator). */
+function isWhiteSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 function flow(lines: Line[], flowBreaks: ReadonlySet<number> = new Set()): Section {

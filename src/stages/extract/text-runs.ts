@@ -76,7 +76,12 @@ export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles 
       spaceBefore ||= item.str?.length > 0;
       continue;
     }
-    const [a = 1, b = 0, c = 0, d = 1] = item.transform;
+    // Read by index: destructuring an array walks its iterator, for every item of the page.
+    const t = item.transform;
+    const a = t[0] ?? 1;
+    const b = t[1] ?? 0;
+    const c = t[2] ?? 0;
+    const d = t[3] ?? 1;
     const fontSize = Math.hypot(c, d) || item.height || Math.hypot(a, b);
     if (!(fontSize > 0)) continue;
     oriented.push({ item, angle: normaliseAngle((Math.atan2(b, a) * 180) / Math.PI), fontSize, spaceBefore });
@@ -103,7 +108,9 @@ export function orientRuns(items: readonly PdfTextItem[], styles: PdfFontStyles 
   const pictures = pictureFonts(styles);
   const frame = (g: (typeof groups)[number]) => {
     const angle = weightedMedianAngle(g.members);
-    return g.members.map((o) => toRun(o, angle, monospaced, bold, pictures));
+    const rad = (angle * Math.PI) / 180;
+    const turn = { angle, cos: Math.cos(rad), sin: Math.sin(rad) };
+    return g.members.map((o) => toRun(o, turn, monospaced, bold, pictures));
   };
   return {
     angle: weightedMedianAngle(bodyGroup.members),
@@ -197,11 +204,16 @@ function boldFonts(oriented: readonly Oriented[], styles: PdfFontStyles): Set<st
   return fonts;
 }
 
-function toRun(o: Oriented, frameAngle: number, monospaced: ReadonlySet<string>, bold: ReadonlySet<string>, pictures: PictureFonts): TextRun {
-  const [, , , , e = 0, f = 0] = o.item.transform;
-  const rad = (frameAngle * Math.PI) / 180;
-  const cos = Math.cos(rad);
-  const sin = Math.sin(rad);
+/** A frame's angle, with its cosine and sine worked out once for all its runs. */
+interface FrameTurn {
+  angle: number;
+  cos: number;
+  sin: number;
+}
+
+function toRun(o: Oriented, { angle: frameAngle, cos, sin }: FrameTurn, monospaced: ReadonlySet<string>, bold: ReadonlySet<string>, pictures: PictureFonts): TextRun {
+  const e = o.item.transform[4] ?? 0;
+  const f = o.item.transform[5] ?? 0;
   const run: TextRun = {
     text: pictures.get(o.item.fontName)?.(o.item.str) ?? o.item.str,
     x: e * cos + f * sin,
