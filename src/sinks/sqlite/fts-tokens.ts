@@ -25,9 +25,11 @@ export interface RowTokens {
 
 /** Longest term FTS5 indexes, in bytes (FTS5_MAX_TOKEN_SIZE): a longer token is cut there. */
 const MAX_TOKEN_BYTES = 32_768;
-const ASCII = /^[\x00-\x7f]*$/;
-/** What separates unicode61's tokens in lower-cased ASCII text. */
-const ASCII_SEPARATORS = /[^0-9a-z]+/;
+/** What unicode61 makes of each ASCII character: 0 a separator, 1 a token character, 2 one it folds to lower case. */
+const ASCII_CLASS = new Uint8Array(128);
+ASCII_CLASS.fill(1, 0x30, 0x3a); // 0-9
+ASCII_CLASS.fill(1, 0x61, 0x7b); // a-z
+ASCII_CLASS.fill(2, 0x41, 0x5b); // A-Z
 
 /**
  * The tokens of a row of ASCII text (one text a column) as `unicode61 remove_diacritics 2`
@@ -39,14 +41,30 @@ export function asciiRowTokens(row: readonly string[], weights: readonly number[
   let length = 0;
   for (let column = 0; column < weights.length; column++) {
     const text = row[column] ?? "";
-    if (!ASCII.test(text)) return undefined;
+    const weight = weights[column]!;
     let count = 0;
-    // toLowerCase folds ASCII text's A-Z only, as unicode61 does.
-    for (const token of text.toLowerCase().split(ASCII_SEPARATORS)) {
-      if (!token) continue;
-      const term = token.slice(0, MAX_TOKEN_BYTES);
-      weighted.set(term, (weighted.get(term) ?? 0) + weights[column]!);
+    // One pass over the characters: the text split and lower-cased whole cost twice as much.
+    let start = -1;
+    let upper = false;
+    for (let i = 0; i <= text.length; i++) {
+      const code = i < text.length ? text.charCodeAt(i) : 0;
+      if (code > 0x7f) return undefined;
+      const kind = ASCII_CLASS[code]!;
+      if (kind !== 0) {
+        if (start < 0) {
+          start = i;
+          upper = false;
+        }
+        if (kind === 2) upper = true;
+        continue;
+      }
+      if (start < 0) continue;
+      const token = text.slice(start, Math.min(i, start + MAX_TOKEN_BYTES));
+      // toLowerCase folds ASCII text's A-Z only, as unicode61 does.
+      const term = upper ? token.toLowerCase() : token;
+      weighted.set(term, (weighted.get(term) ?? 0) + weight);
       count++;
+      start = -1;
     }
     if (count !== indexed[column]) return undefined;
     length += count;

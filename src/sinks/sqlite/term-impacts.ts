@@ -59,17 +59,31 @@ export function blockOf(seq: number): number {
  * highest first; past MAX_POINTS the two lowest merge into the pair that bounds both.
  */
 export function addPoint(points: readonly ImpactPoint[], point: ImpactPoint): ImpactPoint[] {
-  const [weighted, length] = point;
-  if (points.some(([w, l]) => w >= weighted && l <= length)) return [...points];
-  const kept = points.filter(([w, l]) => !(w <= weighted && l >= length));
-  kept.push(point);
-  kept.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-  while (kept.length > MAX_POINTS) {
-    const low = kept.pop()!;
-    const next = kept.pop()!;
-    kept.push([Math.max(low[0], next[0]), Math.min(low[1], next[1])]);
-  }
+  const kept = [...points];
+  insertPoint(kept, point[0], point[1]);
   return kept;
+}
+
+/**
+ * addPoint in place, for the writer: a chunk's every recorded term goes through it (~50 a chunk),
+ * and copying the pairs each time cost as much as counting the tokens.
+ */
+function insertPoint(points: ImpactPoint[], weighted: number, length: number): void {
+  for (const [w, l] of points) if (w >= weighted && l <= length) return;
+  let kept = 0;
+  for (const point of points) if (!(point[0] <= weighted && point[1] >= length)) points[kept++] = point;
+  points.length = kept;
+  points.push([weighted, length]);
+  points.sort(highestFirst);
+  while (points.length > MAX_POINTS) {
+    const low = points.pop()!;
+    const next = points.pop()!;
+    points.push([Math.max(low[0], next[0]), Math.min(low[1], next[1])]);
+  }
+}
+
+function highestFirst(a: ImpactPoint, b: ImpactPoint): number {
+  return b[0] - a[0] || a[1] - b[1];
 }
 
 export class ImpactWriter {
@@ -100,23 +114,28 @@ export class ImpactWriter {
     const rest = counts.flatMap((c, i) => (c ? [] : [i]));
     this.tokens.count(rest.map((i) => rows[i]!), RECORDED_WEIGHT).forEach((c, k) => (counts[rest[k]!] = c));
     const shortest = new Map<number, number>();
-    const points = new Map<string, { term: string; block: number; points: ImpactPoint[] }>();
+    // The chunks' pairs by block and term, then merged into what each block holds already.
+    const blocks = new Map<number, Map<string, ImpactPoint[]>>();
     chunks.forEach((chunk, i) => {
       const { length, weighted } = counts[i]!;
       const block = blockOf(chunk.seq);
       shortest.set(block, Math.min(shortest.get(block) ?? Infinity, length));
+      let terms = blocks.get(block);
+      if (!terms) blocks.set(block, (terms = new Map()));
       for (const [term, weight] of weighted) {
-        const key = `${block}\u0000${term}`;
-        const entry = points.get(key) ?? { term, block, points: [] };
-        entry.points = addPoint(entry.points, [weight, length]);
-        points.set(key, entry);
+        let points = terms.get(term);
+        if (!points) terms.set(term, (points = []));
+        insertPoint(points, weight, length);
       }
     });
     for (const [block, length] of shortest) this.blockMin.run(block, length);
-    for (const { term, block, points: added } of points.values()) {
-      const stored = this.readPoints.get(term, block);
-      const merged = stored === undefined ? added : added.reduce(addPoint, JSON.parse(stored) as ImpactPoint[]);
-      this.writePoints.run(term, block, JSON.stringify(merged));
+    for (const [block, terms] of blocks) {
+      for (const [term, added] of terms) {
+        const stored = this.readPoints.get(term, block);
+        const merged = stored === undefined ? added : (JSON.parse(stored) as ImpactPoint[]);
+        if (stored !== undefined) for (const [weighted, length] of added) insertPoint(merged, weighted, length);
+        this.writePoints.run(term, block, JSON.stringify(merged));
+      }
     }
   }
 
