@@ -33,10 +33,12 @@ export class ArchiveWriter {
     this.deleteChunks = db.prepare("DELETE FROM chunks WHERE document_row = ?");
     this.deletePages = db.prepare("DELETE FROM pages WHERE document_row = ?");
     this.deleteDocument = db.prepare("DELETE FROM documents WHERE id = ?");
-    const pageColumns = ["document_row", "number", "label", "text", "char_start", "char_end", "mode", "format", "flags", "furniture", "facts", "ocr", "width", "height"];
-    this.insertPage = db.prepare(`INSERT INTO pages (${pageColumns.join(", ")}) VALUES (${pageColumns.map((c) => "@" + c).join(", ")})`);
-    const chunkColumns = ["id", "document_row", "chunk_index", "text", "title", "page_start", "page_end", "page_labels", "char_start", "char_end", "prefix_chars", "token_count", "headings", "headings_inside", "running_titles", "flags", "cjk", "boxes"];
-    this.insertChunk = db.prepare(`INSERT INTO chunks (${chunkColumns.join(", ")}) VALUES (${chunkColumns.map((c) => "@" + c).join(", ")})`);
+    // The document's row is bound by position and the rest from the row as it is: no copy of each
+    // page and chunk row to add it.
+    const pageColumns = ["number", "label", "text", "char_start", "char_end", "mode", "format", "flags", "furniture", "facts", "ocr", "width", "height"];
+    this.insertPage = db.prepare(`INSERT INTO pages (document_row, ${pageColumns.join(", ")}) VALUES (?, ${pageColumns.map((c) => "@" + c).join(", ")})`);
+    const chunkColumns = ["id", "chunk_index", "text", "title", "page_start", "page_end", "page_labels", "char_start", "char_end", "prefix_chars", "token_count", "headings", "headings_inside", "running_titles", "flags", "cjk", "boxes"];
+    this.insertChunk = db.prepare(`INSERT INTO chunks (document_row, ${chunkColumns.join(", ")}) VALUES (?, ${chunkColumns.map((c) => "@" + c).join(", ")})`);
     this.allDocuments = db.prepare("SELECT id, uri FROM documents ORDER BY id");
     const tokenize = (db.prepare("SELECT value FROM archive_meta WHERE key = 'fts_tokenize'").pluck().get() as string | undefined) ?? "";
     this.impacts = tableExists(db, "term_impacts") ? new ImpactWriter(db, tokenize) : undefined;
@@ -55,8 +57,8 @@ export class ArchiveWriter {
     } else {
       id = Number(this.insertDocument.run(document).lastInsertRowid);
     }
-    for (const page of rows.pages) this.insertPage.run({ ...page, document_row: id });
-    const written = rows.chunks.map((chunk) => ({ ...chunk, seq: Number(this.insertChunk.run({ ...chunk, document_row: id }).lastInsertRowid) }));
+    for (const page of rows.pages) this.insertPage.run(id, page);
+    const written = rows.chunks.map((chunk) => ({ seq: Number(this.insertChunk.run(id, chunk).lastInsertRowid), text: chunk.text, title: chunk.title, cjk: chunk.cjk }));
     this.impacts?.add(written);
     return existing ? "replaced" : "inserted";
   }
