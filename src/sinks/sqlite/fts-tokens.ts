@@ -25,6 +25,7 @@ export interface RowTokens {
 
 /** Longest term FTS5 indexes, in bytes (FTS5_MAX_TOKEN_SIZE): a longer token is cut there. */
 const MAX_TOKEN_BYTES = 32_768;
+const ASCII = /^[\x00-\x7f]*$/;
 /** What unicode61 makes of each ASCII character: 0 a separator, 1 a token character, 2 one it folds to lower case. */
 const ASCII_CLASS = new Uint8Array(128);
 ASCII_CLASS.fill(1, 0x30, 0x3a); // 0-9
@@ -37,6 +38,8 @@ ASCII_CLASS.fill(2, 0x41, 0x5b); // A-Z
  * when the tokens counted in a column are not `indexed[column]`, FTS5's own count for the row.
  */
 export function asciiRowTokens(row: readonly string[], weights: readonly number[], minWeighted: number, indexed: readonly number[]): RowTokens | undefined {
+  // Text that is not ASCII is told apart before any of it is counted (a row most often is all ASCII or not).
+  for (let column = 0; column < weights.length; column++) if (!ASCII.test(row[column] ?? "")) return undefined;
   const weighted = new Map<string, number>();
   let length = 0;
   for (let column = 0; column < weights.length; column++) {
@@ -47,9 +50,7 @@ export function asciiRowTokens(row: readonly string[], weights: readonly number[
     let start = -1;
     let upper = false;
     for (let i = 0; i <= text.length; i++) {
-      const code = i < text.length ? text.charCodeAt(i) : 0;
-      if (code > 0x7f) return undefined;
-      const kind = ASCII_CLASS[code]!;
+      const kind = i < text.length ? ASCII_CLASS[text.charCodeAt(i)]! : 0;
       if (kind !== 0) {
         if (start < 0) {
           start = i;
