@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { prepareArchive } from "../../src/sinks/sqlite/archive-schema.js";
 import { documentRows } from "../../src/sinks/sqlite/document-rows.js";
-import { FtsTokens } from "../../src/sinks/sqlite/fts-tokens.js";
+import { asciiRowTokens, FtsTokens, SEPARATORS_BEYOND_ASCII } from "../../src/sinks/sqlite/fts-tokens.js";
 import { addPoint, blockOf, FTS_WEIGHTS, ImpactWriter, RECORDED_WEIGHT, type ImpactChunk, type ImpactPoint } from "../../src/sinks/sqlite/term-impacts.js";
 import { heading, page, result, text } from "../stages/chunk-fixtures.js";
 
@@ -87,6 +87,37 @@ describe("the ranking bounds", () => {
     expect(new Set(rows.map((r) => r.block))).toEqual(new Set([0, 1, 2]));
     writer.close();
     reference.close();
+    db.close();
+  });
+});
+
+describe("the tokens counted without FTS5", () => {
+  it("splits at each character beyond ASCII it counts itself as FTS5 does, and leaves it out of every token", () => {
+    const db = new Database(":memory:");
+    const fts = new FtsTokens(db, "unicode61 remove_diacritics 2", [1, 0.5, 1]);
+    const separators: string[] = [];
+    for (const [, from, to] of SEPARATORS_BEYOND_ASCII.matchAll(/(.)(?:-(.))?/gu)) {
+      for (let code = from!.charCodeAt(0); code <= (to ?? from!).charCodeAt(0); code++) separators.push(String.fromCharCode(code));
+    }
+    expect(separators.length).toBeGreaterThan(600);
+    const rows = separators.map((s) => [`Quay${s}quay${s}${s}B`, "", ""]);
+    // FTS5's own tokens of each row: two words, whatever the separator.
+    const counted = fts.count(rows, 0);
+    expect(separators.filter((_, i) => counted[i]!.length !== 3 || counted[i]!.weighted.get("quay") !== 2 || counted[i]!.weighted.get("b") !== 1)).toEqual([]);
+    rows.forEach((row, i) => expect([separators[i], asciiRowTokens(row, [1, 0.5, 1], 0, [3, 0, 0])]).toEqual([separators[i], counted[i]]));
+    fts.close();
+    db.close();
+  });
+
+  it("counts English with typographic punctuation as FTS5 does, and leaves other text beyond ASCII to it", () => {
+    const db = new Database(":memory:");
+    const fts = new FtsTokens(db, "unicode61 remove_diacritics 2", [1, 0.5, 1]);
+    const row = ["The harbour’s dues — £4 · “quay” → berth… 10 × 2 ≤ 30 • Berth ±5 °C", "Harbour Dues", ""];
+    const [scratch] = fts.count([row], 1);
+    const perColumn = row.map((text) => fts.count([[text, "", ""]], 1)[0]!.length);
+    expect(asciiRowTokens(row, [1, 0.5, 1], 1, perColumn)).toEqual(scratch);
+    for (const kept of ["café", "µm", "x²", "½", "ª", "₺"]) expect([kept, asciiRowTokens([`quay ${kept}`, "", ""], [1, 0.5, 1], 1, [2, 0, 0])]).toEqual([kept, undefined]);
+    fts.close();
     db.close();
   });
 });
