@@ -30,7 +30,7 @@ export type {
   StageInput,
   StageSpec,
 } from "./core/plugin.js";
-export { filterPages, mapPages, pagesOf, wholeDocument } from "./core/stage-operators.js";
+export { filterPages, mapPages, pagesOf, pageWindows, wholeDocument, WINDOW_PAGES, windowPagesOf, type PageWindow, type WindowResult } from "./core/stage-operators.js";
 export { rerender, withLineTexts, withoutLines } from "./text/page-edit.js";
 export { pageFlags, pageLabel } from "./text/page-facts.js";
 export { DocumentError } from "./core/document-error.js";

@@ -37,6 +37,11 @@ export interface DocumentLimits {
    * `too_large`, before reading its pages (the extract stage does).
    */
   readonly maxPages: number;
+  /**
+   * Pages a stage over page windows holds at once (stage-operators.ts, `pageWindows`); its
+   * default, WINDOW_PAGES, when absent. A document up to it is decided as a whole.
+   */
+  readonly windowPages?: number;
 }
 
 /** State of one document while it passes through the stages. */
@@ -109,9 +114,10 @@ export interface Source {
 export interface Stage {
   /**
    * Builds the stream of one document's records. Called once per document with the records of
-   * the stage before it; a stage that needs the whole document (furniture, chunking) can
-   * collect them, one that works page by page maps them (see `stage-operators.ts`: mapPages,
-   * wholeDocument).
+   * the stage before it; a stage that needs more than one page (furniture, chunking) takes
+   * them a window of pages at a time, one that works page by page maps them (see
+   * `stage-operators.ts`: mapPages, pageWindows; wholeDocument holds the whole document, so a
+   * long one can run its worker over its memory cap).
    */
   apply(records: Observable<DocRecord>, context: DocumentContext): Observable<DocRecord>;
 }

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { defineStage } from "../../core/plugin.js";
-import { wholeDocument } from "../../core/stage-operators.js";
-import type { DocRecord, PageRecord } from "../../core/records.js";
+import { pagesOf, pageWindows, windowPagesOf } from "../../core/stage-operators.js";
 import { TEXT_FORMATS } from "../../text/document-view.js";
-import { chunkDocument } from "./chunker.js";
+import { chunkWindow, newChunkCursor, type ChunkCursor } from "./chunker.js";
 import { ENCODINGS, loadTokenizer } from "./tokenizer.js";
 
 const options = z
@@ -67,11 +66,12 @@ export default defineStage({
     return {
       apply: (records, context) =>
         records.pipe(
-          wholeDocument((all: DocRecord[]) => {
+          pageWindows<ChunkCursor>(windowPagesOf(context.limits), ({ records: window, state }) => {
             // A second chunk stage replaces the chunks of the first.
-            const kept = all.filter((r) => r.type !== "chunk");
-            const pages = kept.filter((r): r is PageRecord => r.type === "page");
-            return [...kept, ...chunkDocument({ documentId: context.input.documentId, uri: context.input.item.uri, pages }, limits, tokenizer, opts.text_format)];
+            const kept = window.filter((r) => r.type !== "chunk");
+            const input = { documentId: context.input.documentId, uri: context.input.item.uri, pages: pagesOf(kept) };
+            const { chunks, cursor } = chunkWindow(input, limits, tokenizer, opts.text_format, state ?? newChunkCursor());
+            return { records: [...kept, ...chunks], state: cursor };
           }),
         ),
     };

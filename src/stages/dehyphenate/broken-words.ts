@@ -12,6 +12,11 @@ import { decideHyphen, type HyphenDecision, type WordEvidence } from "./hyphen-d
 export interface BrokenWordOptions {
   /** Join a word broken over a page break (the first line of the next page). */
   acrossPages: boolean;
+  /**
+   * Leading pages whose own line ends were decided already (a page a window held back for the
+   * break after it, src/core/stage-operators.ts): only the break after them is looked at. 0 when absent.
+   */
+  decided?: number;
 }
 
 /** A line that ends in a word and a hyphen glued to it, or a soft hyphen. */
@@ -32,14 +37,16 @@ export function joinBrokenWords(pages: readonly PageRecord[], evidence: WordEvid
   const texts = pages.map((p) => p.lines.map((l) => l.text));
   const joins: Dehyphenation[][] = pages.map(() => []);
   const pairs: [Place, Place][] = [];
+  const decided = options.decided ?? 0;
   pages.forEach((page, p) => {
+    if (p < decided) return;
     for (const para of page.paragraphs) {
       if (para.kind !== "text") continue;
       for (let i = para.start; i + 1 < para.end; i++) pairs.push([{ page: p, line: i }, { page: p, line: i + 1 }]);
     }
   });
   if (options.acrossPages) {
-    for (let p = 0; p + 1 < pages.length; p++) {
+    for (let p = Math.max(0, decided - 1); p + 1 < pages.length; p++) {
       const last = lastTextLine(pages[p]!);
       const first = firstTextLine(pages[p + 1]!);
       if (last !== undefined && first !== undefined) pairs.push([{ page: p, line: last }, { page: p + 1, line: first }]);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineStage } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
-import { pagesOf, wholeDocument } from "../../core/stage-operators.js";
+import { pagesOf, pageWindows, windowPagesOf } from "../../core/stage-operators.js";
 import { joinBrokenWords } from "./broken-words.js";
 import { joinBrokenCellWords } from "./cell-words.js";
 import { continuesOnNextPage } from "./page-continuation.js";
@@ -41,22 +41,32 @@ export default defineStage({
   create(opts) {
     // Each document is judged on its own evidence: nothing carries over to the next one.
     return {
-      apply: (records) =>
+      // A window's words are judged on the window's evidence: the whole document's when it is one
+      // window. Its last page waits for the next window, whose first page may finish its last word.
+      apply: (records, context) =>
         records.pipe(
-          wholeDocument((all) => {
-            const pages = pagesOf(all);
+          pageWindows(windowPagesOf(context.limits), ({ records: window, carried, last }) => {
+            const held = [...carried, ...window];
+            const pages = pagesOf(held);
+            // A page held back from the window before: its own line ends are decided already.
+            const decided = carried.length ? 1 : 0;
             const counts = new WordCounts().addPages(pages);
             const sources = opts.evidence === "none" ? [] : [counts];
             const english = opts.dictionary === "auto" && counts.englishShare() >= ENGLISH_SHARE;
             const evidence = evidenceFrom(sources, english ? englishWordList : undefined);
             const keepLines = !opts.move_words && pages[0]?.mode === "preserve";
-            const joined = keepLines ? pages : joinBrokenWords(pages, evidence, { acrossPages: opts.join_pages }).map((page) => joinBrokenCellWords(page, evidence));
+            const joined = keepLines
+              ? pages
+              : joinBrokenWords(pages, evidence, { acrossPages: opts.join_pages, decided }).map((page, i) => (i < decided ? page : joinBrokenCellWords(page, evidence)));
             const out: PageRecord[] = joined.map((page, i) => {
               const next = joined[i + 1];
               return opts.join_pages && next && continuesOnNextPage(page, next) ? { ...page, continues: true } : page;
             });
             let p = 0;
-            return all.map((r) => (r.type === "page" ? out[p++]! : r));
+            const done = held.map((r) => (r.type === "page" ? out[p++]! : r));
+            if (last || out.length === 0) return { records: done };
+            const cut = done.indexOf(out[out.length - 1]!);
+            return { records: done.slice(0, cut), carry: done.slice(cut) };
           }),
         ),
     };

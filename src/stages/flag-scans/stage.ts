@@ -2,7 +2,7 @@ import { z } from "zod";
 import { rerender } from "../../text/page-edit.js";
 import { defineStage } from "../../core/plugin.js";
 import type { DocRecord, PageRecord } from "../../core/records.js";
-import { wholeDocument } from "../../core/stage-operators.js";
+import { pageWindows, windowPagesOf } from "../../core/stage-operators.js";
 import { countChars, isScanDocument, pageList, pagesWithoutTextWarning, pageVerdict } from "./scan-verdict.js";
 
 const options = z.strictObject({
@@ -25,6 +25,13 @@ const options = z.strictObject({
     .describe("A page whose share of unmapped characters (U+FFFD, private use) is above this is reported garbled."),
 });
 
+/** What the pages so far said, for the document's verdict: characters per page, scanned and garbled pages. */
+interface DocumentScan {
+  chars: number[];
+  scanPages: number[];
+  garbled: number[];
+}
+
 export default defineStage({
   type: "flag-scans",
   summary: "Flags scanned documents and pages without selectable text, OCR layers and garbled text, and says which pages.",
@@ -33,32 +40,34 @@ export default defineStage({
   create(opts) {
     const settings = { minCharsPerPage: opts.min_chars_per_page, garbledShare: opts.garbled_share };
     return {
+      // Each page is judged on its own: windows only bound what is held; the document's verdict
+      // is made from counts carried to its last window.
       apply: (records, context) =>
         records.pipe(
-          wholeDocument((all) => {
-            const scanPages: number[] = [];
-            const pages: PageRecord[] = [];
-            const out: DocRecord[] = all.map((record) => {
+          pageWindows<DocumentScan>(windowPagesOf(context.limits), ({ records: window, state, last }) => {
+            const seen = state ?? { chars: [], scanPages: [], garbled: [] };
+            const out: DocRecord[] = window.map((record) => {
               if (record.type !== "page") return record;
               const verdict = pageVerdict(record, settings);
               let page: PageRecord = { ...record, ...(verdict.ocrLayer ? { ocrLayer: true } : {}), ...(verdict.garbled !== undefined ? { garbled: verdict.garbled } : {}) };
               if (verdict.scan) {
-                scanPages.push(page.number);
+                seen.scanPages.push(page.number);
                 page = { ...page, scan: true, scanReason: verdict.reason! };
                 if (opts.drop_stray_text && page.text) page = rerender({ ...page, strayText: page.text, lines: [], paragraphs: [] });
               }
-              pages.push(page);
+              seen.chars.push(countChars(page.strayText ?? page.text));
+              if (page.garbled !== undefined) seen.garbled.push(page.number);
               return page;
             });
-            const chars = pages.map((p) => countChars(p.strayText ?? p.text));
-            const scan = isScanDocument(chars, opts.min_chars_per_page);
+            if (!last) return { records: out, state: seen };
+            const { scanPages, garbled } = seen;
+            const scan = isScanDocument(seen.chars, opts.min_chars_per_page);
             if (context.document) context.document = { ...context.document, scan, scanPages };
             if (scanPages.length) context.warnings.push(pagesWithoutTextWarning(scanPages));
-            const garbled = pages.filter((p) => p.garbled !== undefined).map((p) => p.number);
             if (garbled.length) {
               context.warnings.push({ code: "garbled_text", message: `${garbled.length} page(s) have text that did not map to Unicode (a broken font encoding): ${pageList(garbled)}`, pages: garbled });
             }
-            return out;
+            return { records: out };
           }),
         ),
     };

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { DocRecord, DocumentWarning, OcrFacts, PageRecord } from "../../core/records.js";
-import { pagesOf, wholeDocument } from "../../core/stage-operators.js";
+import { pagesOf, pageWindows, windowPagesOf } from "../../core/stage-operators.js";
 import { withBlockRoles } from "../../text/block-roles.js";
 import { documentLineGap, type LayoutOptions } from "../extract/page-layout.js";
 import extract, { layoutOptions } from "../extract/stage.js";
@@ -76,19 +76,52 @@ export default defineStage({
     environment.catch(() => {});
     // Extraction's own layout settings (its defaults, in the page's mode): OCR words are assembled as text runs are.
     const layouts = { reflow: layoutOptions(extract.options.parse({ mode: "reflow" })), preserve: layoutOptions(extract.options.parse({ mode: "preserve" })) };
-    return { apply: (records, context) => records.pipe(wholeDocument((all) => ocrDocument(all, context, opts, environment, layouts))) };
+    // A window of pages at a time: its pages are read and their headings ranked together (the
+    // whole document's when it is one window); what the document's warnings say is carried to its end.
+    return {
+      apply: (records, context) =>
+        records.pipe(
+          pageWindows<OcrReport>(windowPagesOf(context.limits), async ({ records: window, state, last }) => {
+            const report = state ?? { pages: [], facts: [], failed: [] };
+            const out = await ocrWindow(window, report, opts, environment, layouts, context);
+            if (last) reportPages(context, report, opts);
+            return { records: out, state: report };
+          }),
+        ),
+    };
   },
 });
 
-async function ocrDocument(
+/** What the windows so far did, for the document's warnings: every page's facts, OCR's figures, the pages it could not read. */
+interface OcrReport {
+  pages: Pick<PageRecord, "number" | "scan" | "empty" | "source" | "ocr">[];
+  facts: OcrFacts[];
+  failed: DocumentWarning[];
+}
+
+async function ocrWindow(
   all: DocRecord[],
+  report: OcrReport,
+  opts: OcrOptions,
+  pendingEnvironment: Promise<OcrEnvironment>,
+  layouts: Record<PageRecord["mode"], LayoutOptions>,
+  context: DocumentContext,
+): Promise<DocRecord[]> {
+  const chosen = pagesOf(all).filter((page) => needsOcr(page, opts.pages));
+  const out = chosen.length === 0 ? all : await ocrPages(all, chosen, report, context, opts, pendingEnvironment, layouts);
+  for (const { number, scan, empty, source, ocr } of pagesOf(out)) report.pages.push({ number, scan, empty, source, ocr });
+  return out;
+}
+
+async function ocrPages(
+  all: DocRecord[],
+  chosen: PageRecord[],
+  report: OcrReport,
   context: DocumentContext,
   opts: OcrOptions,
   pendingEnvironment: Promise<OcrEnvironment>,
   layouts: Record<PageRecord["mode"], LayoutOptions>,
 ): Promise<DocRecord[]> {
-  const chosen = pagesOf(all).filter((page) => needsOcr(page, opts.pages));
-  if (chosen.length === 0) return all;
   const environment = await pendingEnvironment;
   const readings = await readPages(
     context.input.bytes,
@@ -103,11 +136,10 @@ async function ocrDocument(
   );
 
   const laid = new Map<number, { page: PageRecord; layout: OcrLayout; facts: OcrFacts; options: LayoutOptions }>();
-  const failed: DocumentWarning[] = [];
   chosen.forEach((page, i) => {
     const reading = readings[i]!;
     if ("error" in reading) {
-      failed.push({ code: "ocr_failed", message: `page ${page.number} could not be read by OCR: ${reading.error}`, pages: [page.number] });
+      report.failed.push({ code: "ocr_failed", message: `page ${page.number} could not be read by OCR: ${reading.error}`, pages: [page.number] });
       return;
     }
     const layout = layouts[page.mode];
@@ -122,6 +154,7 @@ async function ocrDocument(
       skewDegrees: ocr.skewDegrees,
     };
     laid.set(page.number, { page, layout: ocr, facts, options: layout });
+    report.facts.push(facts);
   });
   // Like extraction, a sparse OCR page measures paragraph gaps with the document's line gap.
   const fallbackGap = documentLineGap([...laid.values()].map((l) => l.layout.lines));
@@ -129,16 +162,15 @@ async function ocrDocument(
   // compare with a typeset page's.
   const read = withBlockRoles([...laid.values()].map((o) => ocrPageRecord(o.page, o.layout.lines, o.options, fallbackGap, o.facts)));
   const byNumber = new Map(read.map((page) => [page.number, page]));
-  const out = all.map((record) => (record.type === "page" ? (byNumber.get(record.number) ?? record) : record));
-  reportPages(context, pagesOf(out), [...laid.values()].map((l) => l.facts), failed, opts);
-  return out;
+  return all.map((record) => (record.type === "page" ? (byNumber.get(record.number) ?? record) : record));
 }
 
 /**
  * The document's warnings, brought in line with what OCR did: flag-scans' "came out empty" now
  * names only the scans that still are empty, and a note says which pages are OCR text.
  */
-function reportPages(context: DocumentContext, pages: readonly PageRecord[], facts: readonly OcrFacts[], failed: readonly DocumentWarning[], opts: OcrOptions): void {
+function reportPages(context: DocumentContext, { pages, facts, failed }: OcrReport, opts: OcrOptions): void {
+  if (facts.length === 0 && failed.length === 0) return;
   const warnings = context.warnings;
   const at = warnings.findIndex((w) => w.code === PAGES_WITHOUT_TEXT);
   const stillEmpty = pages.filter((p) => p.scan && p.empty).map((p) => p.number);

@@ -3,8 +3,8 @@ import { withHeadingLevelsClosed } from "../../text/block-roles.js";
 import { withoutLines } from "../../text/page-edit.js";
 import { defineStage } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
-import { pagesOf, wholeDocument } from "../../core/stage-operators.js";
-import { detectFurniture } from "./furniture-detection.js";
+import { pagesOf, pageWindows, windowPagesOf } from "../../core/stage-operators.js";
+import { detectFurniture, type PageFurniture } from "./furniture-detection.js";
 import { runningTitles } from "./running-titles.js";
 
 const options = z.strictObject({
@@ -45,21 +45,35 @@ export default defineStage({
       minPages: opts.min_pages,
       isolationRatio: opts.isolation_ratio,
     };
+    /** A page without its furniture, which is kept on the record with its label and titles. */
+    const stripped = (record: PageRecord, { remove, header, footer, pageLabel }: PageFurniture): PageRecord => {
+      const page: PageRecord = withoutLines(record, remove);
+      const titles = runningTitles([...header, ...footer], pageLabel);
+      return { ...page, furniture: { header, footer, ...(titles.length ? { titles } : {}), ...(pageLabel ? { pageLabel } : {}) } };
+    };
     return {
-      apply: (records) =>
+      // A window's pages are compared with `window_pages` pages on either side, across the
+      // window's edges too: the last pages of a window wait for the next one (`carry`), and the
+      // pages already gone out stay as context (`state`). The text area's bands and the line
+      // pitch are measured over the window: over the whole document when it is one window.
+      apply: (records, context) =>
         records.pipe(
-          wholeDocument((all) => {
-            const found = detectFurniture(pagesOf(all), settings);
-            const pages = pagesOf(all).map((record, p) => {
-              const { remove, header, footer, pageLabel } = found[p]!;
-              const page: PageRecord = withoutLines(record, remove);
-              const titles = runningTitles([...header, ...footer], pageLabel);
-              return { ...page, furniture: { header, footer, ...(titles.length ? { titles } : {}), ...(pageLabel ? { pageLabel } : {}) } };
-            });
+          pageWindows<PageRecord[]>(windowPagesOf(context.limits), ({ records: window, carried, state: before = [], last }) => {
+            const held = [...carried, ...window];
+            const pages = pagesOf(held);
+            const found = detectFurniture([...before, ...pages], settings).slice(before.length);
+            // The pages that wait for the next window: they need the pages after them.
+            const waiting = last ? 0 : Math.min(settings.windowPages, pages.length);
+            const going = pages.length - waiting;
             // A running header may have been read as a heading: its level goes with it.
-            const closed = withHeadingLevelsClosed(pages);
+            const closed = withHeadingLevelsClosed(pages.slice(0, going).map((page, p) => stripped(page, found[p]!)));
             let p = 0;
-            return all.map((record) => (record.type === "page" ? closed[p++]! : record));
+            const cut = waiting ? held.indexOf(pages[going]!) : held.length;
+            return {
+              records: held.slice(0, cut).map((record) => (record.type === "page" ? closed[p++]! : record)),
+              carry: held.slice(cut),
+              state: [...before, ...pages.slice(0, going)].slice(-settings.windowPages),
+            };
           }),
         ),
     };
