@@ -2,7 +2,8 @@
  * An extraction worker: a long-lived child process of the run (pdf.js costs ~0.3 s to import,
  * paid once per worker, not per document). It builds the source and the stages from the same
  * validated config as the run, then takes one job at a time: reads the document through its
- * source, runs the stages and sends the outcome back. The parent watches its memory and time
+ * source, runs the stages, sends the records back in parts as the stages emit them, then the
+ * outcome. The parent watches its memory and time
  * and kills it when a document runs over; see `worker-pool.ts`.
  */
 import type { Source, Stage } from "../core/plugin.js";
@@ -11,6 +12,7 @@ import { saveCodeCaches } from "../script-code-cache.js";
 import { exitWithParent, finishEvenWithoutParent } from "./parent-watch.js";
 import { buildWorkerComponents } from "./worker-components.js";
 import { processJob } from "./process-document.js";
+import type { ResultPart } from "./result-parts.js";
 import { PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from "./worker-protocol.js";
 
 const send = (message: FromWorker) => process.send!(message);
@@ -49,7 +51,8 @@ process.on("message", (message: ToWorker) => {
     lastProgress = Date.now();
     send({ type: "progress", id, pages });
   };
-  void processJob(message.job, source, stages, setup.limits, setup.needs, onPage).then((outcome) => {
+  const onPart = (part: ResultPart) => send({ type: "records", id, part });
+  void processJob(message.job, source, stages, setup.limits, setup.needs, onPage, onPart).then((outcome) => {
     send({ type: "outcome", id, outcome });
     // pdf.js's compiled code for the next worker's start, once (a no-op after that, or when it
     // came from the cache); `extract` of one file ends as soon as it has the result.

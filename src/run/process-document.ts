@@ -6,12 +6,13 @@
  */
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
-import { EMPTY, lastValueFrom, type Observable, toArray } from "rxjs";
+import { EMPTY, type Observable } from "rxjs";
 import { DocumentError, describeError } from "../core/document-error.js";
-import { chunksFormat, pageViewText } from "../text/document-view.js";
+import { chunksFormat } from "../text/document-view.js";
 import type { DocumentContext, DocumentLimits, ResultNeeds, Source, Stage } from "../core/plugin.js";
 import type { ChunkRecord, DocRecord, DocumentResult, DocumentWarning, ErrorRecord, LoadedDocument, PageRecord, SourceItem } from "../core/records.js";
 import { hasPdfSignature } from "./pdf-signature.js";
+import { ResultParts, trimPage, type ResultPart } from "./result-parts.js";
 import { StageFailure } from "./stage-failure.js";
 import type { DocumentJob, JobOutcome } from "./processor.js";
 
@@ -39,6 +40,7 @@ export async function processJob(
   limits: JobLimits,
   needs: ResultNeeds,
   onPage?: (pagesRead: number) => void,
+  onPart?: (part: ResultPart) => void,
 ): Promise<JobOutcome> {
   let input: LoadedDocument;
   try {
@@ -47,8 +49,13 @@ export async function processJob(
     return { kind: "processed", documentId: null, result: failedResult(job.item.uri, err) };
   }
   if (job.skipIfDocumentId === input.documentId) return { kind: "unchanged", documentId: input.documentId };
-  const result = await processLoaded(input, stages, limits, onPage);
-  return { kind: "processed", documentId: input.documentId, result: trimResult(result, needs) };
+  if (!onPart) return { kind: "processed", documentId: input.documentId, result: trimResult(await processLoaded(input, stages, limits, onPage), needs) };
+  // The records go out in parts as the stages emit them: the outcome carries none of them.
+  const parts = new ResultParts(needs, onPart);
+  const result = await processLoaded(input, stages, limits, onPage, (record) => parts.add(record));
+  if (result.status === "ok") parts.end();
+  else parts.discard();
+  return { kind: "processed", documentId: input.documentId, result };
 }
 
 /** Reads and hashes an item's bytes. Throws a DocumentError (`empty_file`, `too_large`, `read_failed`, or the source's own). */
@@ -93,7 +100,13 @@ export async function processFile(path: string, stages: readonly Stage[], limits
  * Runs a document whose bytes are read through the stages; a file that is not a PDF at all
  * never reaches the parser. Never rejects.
  */
-export async function processLoaded(input: LoadedDocument, stages: readonly Stage[], limits: DocumentLimits, onPage?: (pagesRead: number) => void): Promise<DocumentResult> {
+export async function processLoaded(
+  input: LoadedDocument,
+  stages: readonly Stage[],
+  limits: DocumentLimits,
+  onPage?: (pagesRead: number) => void,
+  onRecord?: (record: DocRecord) => void,
+): Promise<DocumentResult> {
   const warnings: DocumentWarning[] = [];
   const { item } = input;
   try {
@@ -101,9 +114,10 @@ export async function processLoaded(input: LoadedDocument, stages: readonly Stag
     const context: DocumentContext = { input, limits, warnings, ...(onPage ? { pagesRead: onPage } : {}) };
     let records: Observable<DocRecord> = EMPTY;
     for (const stage of stages) records = stage.apply(records, context);
-    const out = await lastValueFrom(records.pipe(toArray()));
-    const pages = out.filter((r): r is PageRecord => r.type === "page");
-    const chunks = out.filter((r): r is ChunkRecord => r.type === "chunk");
+    // Handed on as they come (`onRecord`), or collected into the result.
+    const pages: PageRecord[] = [];
+    const chunks: ChunkRecord[] = [];
+    await records.forEach(onRecord ?? ((record) => (record.type === "page" ? pages.push(record) : chunks.push(record))));
     if (!context.document) throw new DocumentError("stage_failed", "no stage opened the document (the first stage must read it, e.g. extract)");
     return { status: "ok", uri: item.uri, document: context.document, pages, chunks, warnings };
   } catch (err) {
@@ -118,8 +132,8 @@ export async function processLoaded(input: LoadedDocument, stages: readonly Stag
  */
 export function trimResult(result: DocumentResult, needs: ResultNeeds): DocumentResult {
   if (needs.lines || result.status === "failed") return result;
-  const markdown = chunksFormat(result.chunks) === "markdown";
-  return { ...result, pages: result.pages.map((page) => ({ ...page, ...(markdown ? { markdown: pageViewText(page, "markdown") } : {}), lines: [], paragraphs: [] })) };
+  const format = chunksFormat(result.chunks);
+  return { ...result, pages: result.pages.map((page) => trimPage(page, format)) };
 }
 
 export function failedResult(uri: string, err: unknown, documentId?: string, warnings: DocumentWarning[] = []): DocumentResult {

@@ -15,6 +15,7 @@ import { DocumentError } from "../core/document-error.js";
 import { failedResult } from "./process-document.js";
 import { canWatchMemory, residentBytes } from "./process-memory.js";
 import type { DocumentJob, DocumentProcessor, JobHooks, JobOutcome } from "./processor.js";
+import { withParts, type ResultPart } from "./result-parts.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./worker-protocol.js";
 import { forkExtractionWorker } from "./worker-process.js";
 
@@ -49,6 +50,8 @@ interface Job {
   hooks?: JobHooks;
   /** undefined: the run stopped and abandoned the document. */
   settle(outcome: JobOutcome | undefined): void;
+  /** Records the worker sent ahead of the outcome, kept until it comes (result-parts.ts). */
+  parts: ResultPart[];
   timer?: NodeJS.Timeout;
 }
 
@@ -123,7 +126,7 @@ export class WorkerPool implements DocumentProcessor {
     await this.ensureStarted();
     if (this.stopping) return undefined;
     return new Promise((settle) => {
-      this.queue.push({ id: this.nextJob++, job, hooks, settle });
+      this.queue.push({ id: this.nextJob++, job, hooks, settle, parts: [] });
       this.dispatch();
     });
   }
@@ -231,8 +234,10 @@ export class WorkerPool implements DocumentProcessor {
           this.options.warn(message.message);
         } else if (message.type === "progress") {
           if (slot.job?.id === message.id) slot.job.hooks?.progress?.(message.pages);
+        } else if (message.type === "records") {
+          if (slot.job?.id === message.id) slot.job.parts.push(message.part);
         } else if (slot.job?.id === message.id) {
-          this.finish(slot, message.outcome);
+          this.finish(slot, withPartsOf(message.outcome, slot.job.parts));
           this.dispatch();
         }
       });
@@ -264,6 +269,11 @@ export class WorkerPool implements DocumentProcessor {
     const tail = slot.stderr.trim().split("\n").slice(-3).join(" / ");
     return new DocumentError("worker_lost", `the extraction worker was lost (${signal ? `stopped by ${signal}` : `exit code ${code}`}: killed from outside, or it crashed)${tail ? `: ${tail}` : ""}`);
   }
+}
+
+/** The outcome with the records sent ahead of it; a failure drops them (the sinks get it alone). */
+function withPartsOf(outcome: JobOutcome, parts: readonly ResultPart[]): JobOutcome {
+  return outcome.kind === "processed" ? { ...outcome, result: withParts(outcome.result, parts) } : outcome;
 }
 
 /** A job that failed outside the stages (its worker was stopped or died): the bytes' hash is not known here. */

@@ -7,6 +7,7 @@
 import type { ResultNeeds } from "../core/plugin.js";
 import type { JobLimits } from "./process-document.js";
 import type { DocumentJob, JobOutcome } from "./processor.js";
+import type { ResultPart } from "./result-parts.js";
 
 /** A component as a worker builds it again: its type (a built-in name or a module path) and validated options. */
 export interface ComponentConfig {
@@ -32,6 +33,11 @@ export type FromWorker =
   | { type: "warn"; message: string }
   /** Pages the first stage has read of a job's document so far (at most every PROGRESS_MS). */
   | { type: "progress"; id: number; pages: number }
+  /**
+   * Records of a job's document, sent as the stages emit them, in order, ahead of its outcome
+   * (result-parts.ts): the run puts them in front of the outcome's own records.
+   */
+  | { type: "records"; id: number; part: ResultPart }
   | { type: "outcome"; id: number; outcome: JobOutcome };
 
 /** Shortest time between two progress messages about one document. */
