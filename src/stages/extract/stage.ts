@@ -3,12 +3,14 @@ import { z } from "zod";
 import { DocumentError, describeError } from "../../core/document-error.js";
 import { parsePageRange, selectPages, type PageSpan } from "./page-range.js";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
+import { windowPagesOf } from "../../core/stage-operators.js";
 import type { PageRecord } from "../../core/records.js";
 import { textFrameToDisplay, type DisplayMatrix } from "../../text/page-boxes.js";
 import { readDrawnSegments } from "./page-drawing.js";
 import { documentLineGap, hasGeometricTable, layoutLines, withDrawnRules, layoutParagraphs, monospacedShare, type LayoutOptions, type PageLayout, type PageLines } from "./page-layout.js";
 import { withBlockRoles } from "../../text/block-roles.js";
 import { readOutline } from "./document-outline.js";
+import type { OutlineEntry } from "../../text/outline.js";
 import type { StructTreeNode } from "./structure-order.js";
 import { probePage, type PageProbe } from "./page-probe.js";
 import { openPdf } from "./pdfjs-loader.js";
@@ -151,33 +153,44 @@ async function* extractPages(
     if (numbers.length > context.limits.maxPages) {
       throw new DocumentError("too_large", `the document has ${numbers.length} pages to read, more than max_pages (${context.limits.maxPages})`);
     }
-    // Lines first, page by page; paragraphs once every page is read, so that a page with too
-    // few lines to measure its own line gap can use the document's.
-    const read: { number: number; page?: ReadPage; error?: string }[] = [];
+    // Lines first, page by page; paragraphs once every page of a window is read, so that a page
+    // with too few lines to measure its own line gap can use the window's. A window is the whole
+    // document up to windowPagesOf's pages; a longer one is laid out a window at a time, so what
+    // is held does not grow with its length (~45 KB a page before layout).
     const fonts: DocumentFonts = { names: new Map(), cells: new Map() };
-    for (const number of numbers) {
-      try {
-        read.push({ number, page: await readPage(pdf, number, layout, fonts) });
-        context.pagesRead?.(read.length);
-      } catch (err) {
-        // One unreadable page (a cycle in its resources, runaway nesting) must not cost the
-        // others: it is reported and comes out empty.
-        read.push({ number, error: describeError(err) });
-        context.warnings.push({ code: "page_unreadable", message: `page ${number} could not be read: ${describeError(err)}`, pages: [number] });
+    const size = windowPagesOf(context.limits);
+    let pagesRead = 0;
+    let anyPageRead = false;
+    let firstFailure: string | undefined;
+    let outline: OutlineEntry[] | undefined;
+    for (let at = 0; at < numbers.length; at += size) {
+      const read: { number: number; page?: ReadPage; error?: string }[] = [];
+      for (const number of numbers.slice(at, at + size)) {
+        try {
+          read.push({ number, page: await readPage(pdf, number, layout, fonts) });
+          anyPageRead = true;
+          context.pagesRead?.(++pagesRead);
+        } catch (err) {
+          // One unreadable page (a cycle in its resources, runaway nesting) must not cost the
+          // others: it is reported and comes out empty.
+          read.push({ number, error: describeError(err) });
+          pagesRead++;
+          firstFailure ??= describeError(err);
+          context.warnings.push({ code: "page_unreadable", message: `page ${number} could not be read: ${describeError(err)}`, pages: [number] });
+        }
       }
+      if (!anyPageRead && at + size >= numbers.length) throw new DocumentError("damaged", `no page could be read: ${firstFailure}`);
+      const fallbackGap = documentLineGap(read.flatMap((r) => (r.page ? [r.page.lines] : [])));
+      const typewriterDocument = monospacedShare(read.flatMap((r) => (r.page ? [r.page.lines] : []))) >= TYPEWRITER_SHARE;
+      // Roles are decided over the window (headings are ranked by their looks against every
+      // page's), so every page of it is laid out before one is given.
+      outline ??= await readOutline(pdf);
+      const laid = withBlockRoles(
+        read.map(({ number, page }) => ({ number, ...(page ? layoutParagraphs(page.lines, { ...layout, typewriterDocument }, fallbackGap) : { lines: [], paragraphs: [], text: "" }) })),
+        { outline },
+      );
+      for (const [i, { number, page }] of read.entries()) yield pageRecord(context, number, layout, page, laid[i]!);
     }
-    const failed = read.filter((r) => r.error !== undefined);
-    if (failed.length === read.length) throw new DocumentError("damaged", `no page could be read: ${failed[0]!.error}`);
-    const fallbackGap = documentLineGap(read.flatMap((r) => (r.page ? [r.page.lines] : [])));
-    const typewriterDocument = monospacedShare(read.flatMap((r) => (r.page ? [r.page.lines] : []))) >= TYPEWRITER_SHARE;
-    // Roles are decided over the whole document (headings are ranked by their looks against every
-    // page's), so every page is laid out before one is given.
-    const outline = await readOutline(pdf);
-    const laid = withBlockRoles(
-      read.map(({ number, page }) => ({ number, ...(page ? layoutParagraphs(page.lines, { ...layout, typewriterDocument }, fallbackGap) : { lines: [], paragraphs: [], text: "" }) })),
-      { outline },
-    );
-    for (const [i, { number, page }] of read.entries()) yield pageRecord(context, number, layout, page, laid[i]!);
   } finally {
     await pdf.loadingTask.destroy().catch(() => {});
   }
