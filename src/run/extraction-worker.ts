@@ -26,7 +26,7 @@ process.on("SIGTERM", () => {});
 process.on("disconnect", () => process.exit(0));
 exitWithParent();
 
-let built: { setup: WorkerSetup; source: Source; stages: Stage[] } | undefined;
+let built: { setup: WorkerSetup; source: Source; stages: Stage[]; chunks: boolean } | undefined;
 
 // Every pipeline's first stage reads PDFs: pdf.js (~0.3 s to import) loads while the worker waits
 // for its setup and first job, not after.
@@ -43,7 +43,7 @@ process.on("message", (message: ToWorker) => {
     );
     return;
   }
-  const { setup, source, stages } = built!;
+  const { setup, source, stages, chunks } = built!;
   const { id } = message;
   let lastProgress = Date.now();
   const onPage = (pages: number) => {
@@ -51,8 +51,8 @@ process.on("message", (message: ToWorker) => {
     lastProgress = Date.now();
     send({ type: "progress", id, pages });
   };
-  const onPart = (part: ResultPart) => send({ type: "records", id, part });
-  void processJob(message.job, source, stages, setup.limits, setup.needs, onPage, onPart).then((outcome) => {
+  const parts = { send: (part: ResultPart) => send({ type: "records", id, part }), chunks };
+  void processJob(message.job, source, stages, setup.limits, setup.needs, onPage, parts).then((outcome) => {
     send({ type: "outcome", id, outcome });
     // pdf.js's compiled code for the next worker's start, once (a no-op after that, or when it
     // came from the cache); `extract` of one file ends as soon as it has the result.

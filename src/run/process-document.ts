@@ -28,6 +28,13 @@ export interface JobLimits extends DocumentLimits {
 /** Everything a sink may read: what `pagestream extract` and in-process callers get. */
 export const ALL_NEEDS: ResultNeeds = { lines: true };
 
+/** How a job's records leave as they are made (result-parts.ts), instead of in its outcome. */
+export interface PartsOptions {
+  send(part: ResultPart): void;
+  /** Some stage makes chunk records (StageSpec.producesChunks): pages wait for the first to know their view. */
+  chunks: boolean;
+}
+
 /**
  * A job in this process: the bytes read through `source`, hashed, compared with the document
  * the sinks hold (same bytes: `unchanged`, the stages never run), then processed, and the result
@@ -40,7 +47,7 @@ export async function processJob(
   limits: JobLimits,
   needs: ResultNeeds,
   onPage?: (pagesRead: number) => void,
-  onPart?: (part: ResultPart) => void,
+  parts?: PartsOptions,
 ): Promise<JobOutcome> {
   let input: LoadedDocument;
   try {
@@ -49,12 +56,12 @@ export async function processJob(
     return { kind: "processed", documentId: null, result: failedResult(job.item.uri, err) };
   }
   if (job.skipIfDocumentId === input.documentId) return { kind: "unchanged", documentId: input.documentId };
-  if (!onPart) return { kind: "processed", documentId: input.documentId, result: trimResult(await processLoaded(input, stages, limits, onPage), needs) };
+  if (!parts) return { kind: "processed", documentId: input.documentId, result: trimResult(await processLoaded(input, stages, limits, onPage), needs) };
   // The records go out in parts as the stages emit them: the outcome carries none of them.
-  const parts = new ResultParts(needs, onPart);
-  const result = await processLoaded(input, stages, limits, onPage, (record) => parts.add(record));
-  if (result.status === "ok") parts.end();
-  else parts.discard();
+  const collected = new ResultParts(needs, parts.send, parts.chunks);
+  const result = await processLoaded(input, stages, limits, onPage, (record) => collected.add(record));
+  if (result.status === "ok") collected.end();
+  else collected.discard();
   return { kind: "processed", documentId: input.documentId, result };
 }
 

@@ -34,10 +34,14 @@ export class ResultParts {
   private untrimmed: PageRecord[] = [];
   private format: TextFormat | undefined;
 
+  /** `chunks`: some stage makes chunk records; without one, pages are trimmed as plain at once. */
   constructor(
     private readonly needs: ResultNeeds,
     private readonly send: (part: ResultPart) => void,
-  ) {}
+    chunks = true,
+  ) {
+    if (!chunks) this.format = "plain";
+  }
 
   add(record: DocRecord): void {
     if (record.type === "chunk") {

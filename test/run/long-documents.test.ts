@@ -142,7 +142,7 @@ describe("a worker's records on their way to the run", () => {
     };
     // Each stage holds a window (and strip-furniture two pages more, dehyphenate one): 30 pages
     // in windows of 3 leave room for the first records to come out while pages are still read.
-    const outcome = await processJob(job, source, [slowPages(30, events), ...rest], limits(3), { lines: false }, undefined, onPart);
+    const outcome = await processJob(job, source, [slowPages(30, events), ...rest], limits(3), { lines: false }, undefined, { send: onPart, chunks: true });
     expect(outcome.kind).toBe("processed");
     const firstPart = events.findIndex((e) => e.startsWith("part"));
     expect(firstPart).toBeGreaterThanOrEqual(0);
@@ -165,7 +165,7 @@ describe("a worker's records on their way to the run", () => {
     const failing: Stage = { apply: (records) => records.pipe(map((r) => (r.type === "page" && r.number === 9 ? fail("bad page 9") : r))) };
     const [, flagScans] = await defaultStages();
     const parts: ResultPart[] = [];
-    const outcome = await processJob(job, source, [slowPages(12, events), flagScans!, failing], limits(2), { lines: true }, undefined, (part) => parts.push(part));
+    const outcome = await processJob(job, source, [slowPages(12, events), flagScans!, failing], limits(2), { lines: false }, undefined, { send: (part) => parts.push(part), chunks: false });
     if (outcome.kind !== "processed") throw new Error("processed");
     expect(outcome.result.status).toBe("failed");
     expect(parts.length).toBeGreaterThan(0);
