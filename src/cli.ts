@@ -6,15 +6,14 @@
  * Exit codes: 0 all documents ok; 3 finished, with failed documents; 2 bad configuration or
  * usage; 1 fatal error; 130 / 143 a run stopped by SIGINT / SIGTERM.
  */
-import { Command, InvalidArgumentError, Option } from "commander";
 import { enableCompileCache } from "./compile-cache.js";
-import { EXIT } from "./exit-codes.js";
-import { PACKAGE_VERSION } from "./package-files.js";
 
 enableCompileCache();
 
-// `extract` forks its worker first, before the command line is built: see early-extraction-worker.ts.
+// `extract` forks its worker first, before anything else is loaded (commander and the command
+// line's modules are imported below, after the fork): see early-extraction-worker.ts.
 const earlyWorker = process.argv[2] === "extract" ? (await import("./cli/early-extraction-worker.js")).forkEarlyWorker(process.argv.slice(3)) : undefined;
+const [{ Command, InvalidArgumentError, Option }, { EXIT }, { PACKAGE_VERSION }] = await Promise.all([import("commander"), import("./exit-codes.js"), import("./package-files.js")]);
 
 const program = new Command();
 program
@@ -102,8 +101,8 @@ program
   .option("--max-pages <n>", "most pages a file may have, as max_pages in a run (default 10000)", positiveInt)
   .option("--max-file-bytes <n>", "largest file to read, as max_file_bytes in a run (default 256 MiB, or what the memory cap holds)", positiveInt)
   .action(async (pdfs: string[], opts: import("./cli/extract-command.js").ExtractFlags) => {
-    const { extractCommand } = await import("./cli/extract-command.js");
-    process.exitCode = await extractCommand(pdfs, opts, earlyWorker);
+    const [{ extractCommand }, { exitOnceWritten }] = await Promise.all([import("./cli/extract-command.js"), import("./cli/exit-once-written.js")]);
+    exitOnceWritten(await extractCommand(pdfs, opts, earlyWorker));
   });
 
 program
