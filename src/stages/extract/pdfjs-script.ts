@@ -6,13 +6,15 @@
  *   extraction worker's start, and Node 20 has no compile cache for modules (src/compile-cache.ts);
  *   the worker saves its compiled code after its first document (`saveCodeCaches`);
  * - `DecompressionStream`: zlib's synchronous inflate instead of the platform's web stream
- *   (synchronous-decompression.ts), for pdf.js alone.
+ *   (synchronous-decompression.ts), for pdf.js alone;
+ * - `Response`: a stand-in that loads Node's fetch only if pdf.js makes one (lazy-response.ts).
  * The same on every Node version, so that each runs the same pdf.js the same way.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { PDFJS_SCRIPT } from "../../package-files.js";
 import { runScriptWithCodeCache } from "../../script-code-cache.js";
+import { LazyResponse } from "./lazy-response.js";
 import { SynchronousDecompressionStream } from "./synchronous-decompression.js";
 
 /**
@@ -26,8 +28,8 @@ export function runPdfJsScript(moduleUrl: string): unknown {
   runScriptWithCodeCache(
     PDFJS_SCRIPT,
     readFileSync(PDFJS_SCRIPT, "utf8"),
-    ["exports", "require", "module", "__pdfjsModuleUrl", "DecompressionStream"],
-    [module.exports, createRequire(moduleUrl), module, moduleUrl, SynchronousDecompressionStream],
+    ["exports", "require", "module", "__pdfjsModuleUrl", "DecompressionStream", "Response"],
+    [module.exports, createRequire(moduleUrl), module, moduleUrl, SynchronousDecompressionStream, LazyResponse],
   );
   return module.exports;
 }
