@@ -16,6 +16,7 @@ import { build } from "esbuild";
 import { chmod, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { pdfjsLazyCanvas } from "./pdfjs-lazy-canvas.mjs";
 import { pdfjsPatches } from "./pdfjs-patches.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -119,8 +120,9 @@ await chmod(join(root, "dist/cli.js"), 0o755);
 // that `vm.Script` can compile with cached data (an ES module cannot be, on Node 20). Its
 // `import.meta.url` (which it uses to find @napi-rs/canvas) becomes a parameter that the loader
 // sets to the package's own pdf.min.mjs, the free name `DecompressionStream` resolves to the
-// loader's parameter of that name, not the global, and the parser carries pagestream's patches
-// (scripts/pdfjs-patches.mjs).
+// loader's parameter of that name, not the global, the parser carries pagestream's patches
+// (scripts/pdfjs-patches.mjs), and the API loads @napi-rs/canvas only when it renders
+// (scripts/pdfjs-lazy-canvas.mjs).
 await build({
   absWorkingDir: root,
   stdin: {
@@ -135,6 +137,6 @@ await build({
   target: "node20.19",
   minifyWhitespace: true,
   define: { "import.meta.url": "__pdfjsModuleUrl" },
-  plugins: [pdfjsPatches],
+  plugins: [pdfjsPatches, pdfjsLazyCanvas],
   logLevel: "warning",
 });

@@ -7,13 +7,16 @@
  *   the worker saves its compiled code after its first document (`saveCodeCaches`);
  * - `DecompressionStream`: zlib's synchronous inflate instead of the platform's web stream
  *   (synchronous-decompression.ts), for pdf.js alone;
- * - `Response`: a stand-in that loads Node's fetch only if pdf.js makes one (lazy-response.ts).
+ * - `Response`: a stand-in that loads Node's fetch only if pdf.js makes one (lazy-response.ts);
+ * - `__pdfjsPolyfillCanvas`: @napi-rs/canvas loaded when pdf.js first renders, not as it loads
+ *   (lazy-canvas.ts).
  * The same on every Node version, so that each runs the same pdf.js the same way.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { PDFJS_SCRIPT } from "../../package-files.js";
 import { runScriptWithCodeCache } from "../../script-code-cache.js";
+import { polyfillCanvasLazily } from "./lazy-canvas.js";
 import { LazyResponse } from "./lazy-response.js";
 import { SynchronousDecompressionStream } from "./synchronous-decompression.js";
 
@@ -28,8 +31,8 @@ export function runPdfJsScript(moduleUrl: string): unknown {
   runScriptWithCodeCache(
     PDFJS_SCRIPT,
     readFileSync(PDFJS_SCRIPT, "utf8"),
-    ["exports", "require", "module", "__pdfjsModuleUrl", "DecompressionStream", "Response"],
-    [module.exports, createRequire(moduleUrl), module, moduleUrl, SynchronousDecompressionStream, LazyResponse],
+    ["exports", "require", "module", "__pdfjsModuleUrl", "DecompressionStream", "Response", "__pdfjsPolyfillCanvas"],
+    [module.exports, createRequire(moduleUrl), module, moduleUrl, SynchronousDecompressionStream, LazyResponse, polyfillCanvasLazily],
   );
   return module.exports;
 }
