@@ -17,7 +17,7 @@ import { EXIT } from "../exit-codes.js";
 import { documentTables } from "../text/tables.js";
 import type { EarlyWorker } from "./early-extraction-worker.js";
 import { escapeControls } from "./escape-controls.js";
-import { extractInputs, type ExtractInput } from "./extract-inputs.js";
+import { extractInputs } from "./extract-inputs.js";
 import { extractionWorker, jsonOutput, renderedOutput, say, writeTables, type ExtractFlags } from "./extract-command.js";
 import { InputLinks } from "./input-links.js";
 import { outputStems } from "./output-stems.js";
@@ -36,21 +36,14 @@ export async function extractMany(args: readonly string[], flags: ExtractFlags, 
     const stems = new Map(files.map((file, k) => [file, stemList[k]!]));
     const output = flags.outDir === undefined ? new StdoutSections(flags.format === "json") : new OutDirFiles(flags.outDir);
     let failed = 0;
-    // Each file is handed to the worker before the one before it is written out (its result is
-    // rendered, written, its tables saved): the worker reads the next file meanwhile, instead of
-    // waiting for this process between files. At most two results are held.
-    const ask = (input: ExtractInput | undefined) => (input?.kind === "file" ? quietly(links.add(input.path).then((name) => worker.process(name, input.path))) : undefined);
-    let next = ask(inputs[0]);
-    for (const [k, input] of inputs.entries()) {
-      const asked = next;
-      next = ask(inputs[k + 1]);
+    for (const input of inputs) {
       if (input.kind === "missing") {
         failed++;
         say(`${input.shown}: not_found: ${input.problem}`);
         output.failed(input.shown, { code: "not_found", message: input.problem });
         continue;
       }
-      const result = await asked!;
+      const result = await worker.process(await links.add(input.path), input.path);
       for (const w of result.warnings) say(`${input.shown}: ${w.message}`);
       if (result.status === "failed") {
         failed++;
@@ -69,16 +62,6 @@ export async function extractMany(args: readonly string[], flags: ExtractFlags, 
     worker.release();
     links.remove();
   }
-}
-
-/**
- * `promise`, marked as handled: a file asked for ahead whose answer is never awaited (the batch
- * stopped at an error before it) must not end the process as an unhandled rejection. Awaiting it
- * still throws.
- */
-function quietly<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => {});
-  return promise;
 }
 
 interface ErrorFields {
