@@ -50,6 +50,13 @@ export interface DocumentContext {
   readonly limits: DocumentLimits;
   /** Set by the first stage once the document is open. */
   document?: DocumentInfo;
+  /**
+   * Set by the first stage once it knows which pages it reads: the number of the last page it
+   * will emit. A stage over page windows then hands on a full window as soon as it is full when
+   * more pages are to come, instead of waiting for the next page to learn that (which, stage
+   * after stage, held a window in each).
+   */
+  lastPage?: number;
   /** Warnings about this document; they reach the sinks with the result. */
   readonly warnings: DocumentWarning[];
   /**

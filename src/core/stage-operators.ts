@@ -3,7 +3,7 @@
  * Records a stage does not handle (chunks, for a cleaning stage) pass through untouched.
  */
 import { concatMap, filter, map, mergeMap, Observable, toArray, type OperatorFunction } from "rxjs";
-import type { DocumentLimits } from "./plugin.js";
+import type { DocumentContext, DocumentLimits } from "./plugin.js";
 import type { DocRecord, PageRecord } from "./records.js";
 
 /** A stage that looks at one page at a time: runs as the pages arrive. */
@@ -75,7 +75,16 @@ export interface WindowResult<S> {
  * A document of at most `size` pages is one window (`first` and `last`): the same call
  * `wholeDocument` makes. State lives in the call and is dropped with the document.
  */
-export function pageWindows<S>(size: number, fn: (window: PageWindow<S>) => WindowResult<S> | Promise<WindowResult<S>>): OperatorFunction<DocRecord, DocRecord> {
+export function pageWindows<S>(
+  /**
+   * The document's context (windows of its limits' `windowPages`; with `lastPage` set, as the
+   * extract stage sets it, a full window goes on at once), or a window size of its own.
+   */
+  window: Pick<DocumentContext, "limits" | "lastPage"> | number,
+  fn: (window: PageWindow<S>) => WindowResult<S> | Promise<WindowResult<S>>,
+): OperatorFunction<DocRecord, DocRecord> {
+  const size = typeof window === "number" ? Math.max(1, window) : windowPagesOf(window.limits);
+  const lastPage = () => (typeof window === "number" ? undefined : window.lastPage);
   return (source) =>
     new Observable<DocRecord>((subscriber) => {
       let carried: DocRecord[] = [];
@@ -90,7 +99,7 @@ export function pageWindows<S>(size: number, fn: (window: PageWindow<S>) => Wind
       };
       return source
         .pipe(
-          windowsOf(size),
+          windowsOf(size, lastPage),
           concatMap(step),
           mergeMap((records) => records),
         )
@@ -100,9 +109,11 @@ export function pageWindows<S>(size: number, fn: (window: PageWindow<S>) => Wind
 
 /**
  * A document's records cut into windows of `size` pages. A window goes out once the page after
- * it arrives, so the one that ends the document is always flagged `last`, even when it is full.
+ * it arrives, so the one that ends the document is always flagged `last`, even when it is full;
+ * but a full window whose last page comes before the document's `lastPage` goes at once, since
+ * more pages are to come (each stage of a chain waiting for the next page held one more window).
  */
-function windowsOf(size: number): OperatorFunction<DocRecord, { records: DocRecord[]; last: boolean }> {
+function windowsOf(size: number, lastPage: () => number | undefined): OperatorFunction<DocRecord, { records: DocRecord[]; last: boolean }> {
   return (source) =>
     new Observable((subscriber) => {
       let records: DocRecord[] = [];
@@ -116,6 +127,12 @@ function windowsOf(size: number): OperatorFunction<DocRecord, { records: DocReco
           }
           if (record.type === "page") pages++;
           records.push(record);
+          const last = lastPage();
+          if (record.type === "page" && pages === size && last !== undefined && record.number < last) {
+            subscriber.next({ records, last: false });
+            records = [];
+            pages = 0;
+          }
         },
         error: (err: unknown) => subscriber.error(err),
         complete() {

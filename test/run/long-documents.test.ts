@@ -109,11 +109,15 @@ function syntheticPage(n: number): PageRecord {
   return pageRecord(lines, [{ start: 0, end: 1, kind: "text" }, { start: 1, end: 21, kind: "text" }, { start: 21, end: 22, kind: "text" }], { number: n });
 }
 
-/** A first stage that makes `pages` synthetic pages one at a time, with a pause between two, saying when each goes. */
-function slowPages(pages: number, events: string[]): Stage {
+/**
+ * A first stage that makes `pages` synthetic pages one at a time, with a pause between two, saying
+ * when each goes; `saysLastPage`: it tells the stages after it which page is its last, as the extract stage does.
+ */
+function slowPages(pages: number, events: string[], saysLastPage = false): Stage {
   return {
     apply: (_records, context) => {
       context.document = { documentId: context.input.documentId, uri: context.input.item.uri, size: 1, pageCount: pages, tagged: false };
+      if (saysLastPage) context.lastPage = pages;
       return from(
         (async function* () {
           for (let n = 1; n <= pages; n++) {
@@ -157,6 +161,31 @@ describe("a worker's records on their way to the run", () => {
     expect(assembled.pages.map((p) => p.number)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     expect(assembled.pages.every((p) => p.lines.length === 0 && typeof p.markdown === "string")).toBe(true);
     expect(assembled.chunks.map((c: ChunkRecord) => c.index)).toEqual(assembled.chunks.map((_, i) => i));
+  });
+
+  it("leave each stage as soon as its window is full when the first stage says which page is its last, not a window later at each stage", async () => {
+    const [, ...rest] = await defaultStages();
+    // The page read when the first part left, and the result put together from the parts.
+    const firstPartAfter = async (saysLastPage: boolean) => {
+      const events: string[] = [];
+      const parts: ResultPart[] = [];
+      const onPart = (part: ResultPart) => {
+        parts.push(part);
+        events.push("part");
+      };
+      const outcome = await processJob(job, source, [slowPages(30, events, saysLastPage), ...rest], limits(3), { lines: false }, undefined, { send: onPart, chunks: true });
+      if (outcome.kind !== "processed") throw new Error("processed");
+      const pagesBefore = events.slice(0, events.indexOf("part")).length;
+      return { pagesBefore, assembled: ok(withParts(outcome.result, parts)) };
+    };
+    const told = await firstPartAfter(true);
+    const untold = await firstPartAfter(false);
+    // Four window stages: waiting for the page after each full window held one window (3 pages) more at each.
+    expect(untold.pagesBefore).toBeGreaterThanOrEqual(12);
+    // Told, what is held is the pages strip-furniture and dehyphenate keep across a window's edge, and the windows filling.
+    expect(told.pagesBefore).toBeLessThanOrEqual(9);
+    // The same records either way.
+    expect(told.assembled).toEqual(untold.assembled);
   });
 
   it("of a document that fails after some went out reach the run as its failure alone", async () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineStage } from "../../core/plugin.js";
-import { pagesOf, pageWindows, windowPagesOf } from "../../core/stage-operators.js";
+import { pagesOf, pageWindows } from "../../core/stage-operators.js";
 import { TEXT_FORMATS } from "../../text/document-view.js";
 import { chunkWindow, newChunkCursor, type ChunkCursor } from "./chunker.js";
 import { ENCODINGS, loadTokenizer } from "./tokenizer.js";
@@ -66,7 +66,7 @@ export default defineStage({
     return {
       apply: (records, context) =>
         records.pipe(
-          pageWindows<ChunkCursor>(windowPagesOf(context.limits), ({ records: window, state }) => {
+          pageWindows<ChunkCursor>(context, ({ records: window, state }) => {
             // A second chunk stage replaces the chunks of the first.
             const kept = window.filter((r) => r.type !== "chunk");
             const input = { documentId: context.input.documentId, uri: context.input.item.uri, pages: pagesOf(kept) };

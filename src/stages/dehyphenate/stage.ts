@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineStage } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
-import { pagesOf, pageWindows, windowPagesOf } from "../../core/stage-operators.js";
+import { pagesOf, pageWindows } from "../../core/stage-operators.js";
 import { joinBrokenWords } from "./broken-words.js";
 import { joinBrokenCellWords } from "./cell-words.js";
 import { continuesOnNextPage } from "./page-continuation.js";
@@ -45,7 +45,7 @@ export default defineStage({
       // window. Its last page waits for the next window, whose first page may finish its last word.
       apply: (records, context) =>
         records.pipe(
-          pageWindows(windowPagesOf(context.limits), ({ records: window, carried, last }) => {
+          pageWindows(context, ({ records: window, carried, last }) => {
             const held = [...carried, ...window];
             const pages = pagesOf(held);
             // A page held back from the window before: its own line ends are decided already.

@@ -153,6 +153,7 @@ async function* extractPages(
     if (numbers.length > context.limits.maxPages) {
       throw new DocumentError("too_large", `the document has ${numbers.length} pages to read, more than max_pages (${context.limits.maxPages})`);
     }
+    context.lastPage = numbers.at(-1);
     // Lines first, page by page; paragraphs once every page of a window is read, so that a page
     // with too few lines to measure its own line gap can use the window's. A window is the whole
     // document up to windowPagesOf's pages; a longer one is laid out a window at a time, so what

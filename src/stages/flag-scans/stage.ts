@@ -2,7 +2,7 @@ import { z } from "zod";
 import { rerender } from "../../text/page-edit.js";
 import { defineStage } from "../../core/plugin.js";
 import type { DocRecord, PageRecord } from "../../core/records.js";
-import { pageWindows, windowPagesOf } from "../../core/stage-operators.js";
+import { pageWindows } from "../../core/stage-operators.js";
 import { countChars, isScanDocument, pageList, pagesWithoutTextWarning, pageVerdict } from "./scan-verdict.js";
 
 const options = z.strictObject({
@@ -44,7 +44,7 @@ export default defineStage({
       // is made from counts carried to its last window.
       apply: (records, context) =>
         records.pipe(
-          pageWindows<DocumentScan>(windowPagesOf(context.limits), ({ records: window, state, last }) => {
+          pageWindows<DocumentScan>(context, ({ records: window, state, last }) => {
             const seen = state ?? { chars: [], scanPages: [], garbled: [] };
             const out: DocRecord[] = window.map((record) => {
               if (record.type !== "page") return record;

@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import type { DocRecord, DocumentWarning, OcrFacts, PageRecord } from "../../core/records.js";
-import { pagesOf, pageWindows, windowPagesOf } from "../../core/stage-operators.js";
+import { pagesOf, pageWindows } from "../../core/stage-operators.js";
 import { withBlockRoles } from "../../text/block-roles.js";
 import { documentLineGap, type LayoutOptions } from "../extract/page-layout.js";
 import extract, { layoutOptions } from "../extract/stage.js";
@@ -81,7 +81,7 @@ export default defineStage({
     return {
       apply: (records, context) =>
         records.pipe(
-          pageWindows<OcrReport>(windowPagesOf(context.limits), async ({ records: window, state, last }) => {
+          pageWindows<OcrReport>(context, async ({ records: window, state, last }) => {
             const report = state ?? { pages: [], facts: [], failed: [] };
             const out = await ocrWindow(window, report, opts, environment, layouts, context);
             if (last) reportPages(context, report, opts);

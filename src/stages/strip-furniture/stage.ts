@@ -3,7 +3,7 @@ import { withHeadingLevelsClosed } from "../../text/block-roles.js";
 import { withoutLines } from "../../text/page-edit.js";
 import { defineStage } from "../../core/plugin.js";
 import type { PageRecord } from "../../core/records.js";
-import { pagesOf, pageWindows, windowPagesOf } from "../../core/stage-operators.js";
+import { pagesOf, pageWindows } from "../../core/stage-operators.js";
 import { detectFurniture, type PageFurniture } from "./furniture-detection.js";
 import { runningTitles } from "./running-titles.js";
 
@@ -58,7 +58,7 @@ export default defineStage({
       // pitch are measured over the window: over the whole document when it is one window.
       apply: (records, context) =>
         records.pipe(
-          pageWindows<PageRecord[]>(windowPagesOf(context.limits), ({ records: window, carried, state: before = [], last }) => {
+          pageWindows<PageRecord[]>(context, ({ records: window, carried, state: before = [], last }) => {
             const held = [...carried, ...window];
             const pages = pagesOf(held);
             const found = detectFurniture([...before, ...pages], settings).slice(before.length);
