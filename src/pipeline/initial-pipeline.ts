@@ -30,7 +30,7 @@ export function initialPipelineText({ sourcePath, schema }: InitialPipeline): st
 # concurrency: 2
 timeout_seconds: 300
 max_worker_memory_mb: 1024
-max_pages: 10000
+max_pages: 20000
 # The run state (what is done, so the next run skips it), run-summary.json and failed.jsonl.
 run_folder: out
 

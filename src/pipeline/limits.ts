@@ -2,7 +2,7 @@
  * The limits every document gets by default, in a run and in `pagestream extract`; a module of
  * their own so a command can read them without loading the pipeline file's schema (zod, yaml).
  */
-export const DEFAULT_LIMITS = { timeout_seconds: 300, max_worker_memory_mb: 1024, max_pages: 10_000, max_file_bytes: 256 * 1024 * 1024 } as const;
+export const DEFAULT_LIMITS = { timeout_seconds: 300, max_worker_memory_mb: 1024, max_pages: 20_000, max_file_bytes: 256 * 1024 * 1024 } as const;
 
 /**
  * Resident memory a worker needs per byte of the file it parses, at most: the bytes read, the copy
