@@ -54,6 +54,8 @@ export class LossyNames {
   /** Notes a file whose name is `bytes` (relative, not UTF-8) under the uri `uri`. */
   remember(bytes: Buffer, uri: string): void {
     const lossy = bytes.toString("utf8");
+    // A valid name shown escaped (a literal `\x..`) arrives whole: nothing to find again.
+    if (!lossy.includes(REPLACEMENT)) return;
     const uris = this.seen.get(lossy) ?? new Set<string>();
     uris.add(uri);
     this.seen.set(lossy, uris);

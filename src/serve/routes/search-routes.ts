@@ -23,6 +23,7 @@ import type { ArchiveInfo, ExamplesResponse, SearchHitJson, SearchResponse } fro
 import type { ArchiveReader, DocumentRecord, PageOffsets } from "../archive-reader.js";
 import { exampleQueries } from "../example-queries.js";
 import { documentGroup, documentsInRankOrder, snippetAt, withoutRepeats, type DocumentMatch, type ShownHit } from "../hit-grouping.js";
+import { MalformedCookie } from "../access-control.js";
 import { displayPath } from "../originals.js";
 import { carriesToken, sendError, type ServerOptions } from "../server.js";
 
@@ -271,7 +272,8 @@ function folderPrefix(options: ServerOptions, folder: string): string {
 function carriesTokenReadably(...args: Parameters<typeof carriesToken>): boolean {
   try {
     return carriesToken(...args);
-  } catch {
-    return false;
+  } catch (err) {
+    if (err instanceof MalformedCookie) return false;
+    throw err;
   }
 }
