@@ -123,7 +123,7 @@ async function* extractPages(
   password: string | undefined,
 ): AsyncGenerator<PageRecord> {
   const { input } = context;
-  const pdf = await openPdf(input.bytes, { password, placeImagesOnly: true });
+  let pdf = await openPdf(input.bytes, { password, placeImagesOnly: true });
   try {
     const pageCount = pdf.numPages;
     if (pageCount === 0) throw new DocumentError("no_pages", "the document has no pages (its page tree is empty)");
@@ -165,6 +165,15 @@ async function* extractPages(
     let firstFailure: string | undefined;
     let outline: OutlineEntry[] | undefined;
     for (let at = 0; at < numbers.length; at += size) {
+      if (at > 0) {
+        // pdf.js keeps every page it has read (its page maps and parsed objects, ~6 KB a page,
+        // on both sides of its API), and cleanup() does not release them: a window after the
+        // first reads from the document opened afresh, so what is held stays one window's.
+        // Its fonts get new ids, so the monospaced cells measured under the old ones go.
+        await pdf.loadingTask.destroy();
+        pdf = await openPdf(input.bytes, { password, placeImagesOnly: true });
+        fonts.cells.clear();
+      }
       const read: { number: number; page?: ReadPage; error?: string }[] = [];
       for (const number of numbers.slice(at, at + size)) {
         try {
