@@ -96,7 +96,7 @@ program
   .option("--no-dehyphenate", "leave words broken at line ends as printed")
   .option("--ocr", "read pages without selectable text (scans) with Tesseract 5 (Debian tesseract-ocr)")
   .option("--ocr-languages <codes>", 'Tesseract languages for --ocr, e.g. "eng,deu" (default eng; implies --ocr)')
-  .option("--timeout-seconds <s>", "longest the extraction may take, as timeout_seconds in a run (default 300)", positiveNumber)
+  .option("--timeout-seconds <s>", "longest the extraction may take for each 1,000 pages read, as timeout_seconds in a run (default 300)", positiveNumber)
   .option("--max-worker-memory-mb <n>", "most memory the extraction may use, as max_worker_memory_mb in a run (default 1024)", positiveInt)
   .option("--max-pages <n>", "most pages a file may have, as max_pages in a run (default 20000)", positiveInt)
   .option("--max-file-bytes <n>", "largest file to read, as max_file_bytes in a run (default 256 MiB, or what the memory cap holds)", positiveInt)

@@ -34,7 +34,7 @@ export const pipelineShape = z.strictObject({
     .number()
     .positive()
     .default(DEFAULT_LIMITS.timeout_seconds)
-    .describe("Longest a document may take in its worker; past it the worker is stopped and the document fails with `timeout`."),
+    .describe("Longest a document may take in its worker, for each 1,000 pages it has read (a document of up to 1,000 pages: in all); past it the worker is stopped and the document fails with `timeout`."),
   max_worker_memory_mb: z
     .int()
     .min(64)

@@ -28,7 +28,7 @@ export function initialPipelineText({ sourcePath, schema }: InitialPipeline): st
 # Documents extracted at once (default: one per CPU core), and the limits that stop a hostile
 # file without stopping the run (it fails with a reason in out/failed.jsonl).
 # concurrency: 2
-timeout_seconds: 300
+timeout_seconds: 300      # for each 1,000 pages of a document
 max_worker_memory_mb: 1024
 max_pages: 20000
 # The run state (what is done, so the next run skips it), run-summary.json and failed.jsonl.

@@ -13,6 +13,8 @@
 import type { ChildProcess } from "node:child_process";
 import { DocumentError } from "../core/document-error.js";
 import { failedResult } from "./process-document.js";
+import { WINDOW_PAGES } from "../core/stage-operators.js";
+import { DocumentDeadline } from "./document-deadline.js";
 import { canWatchMemory, residentBytes } from "./process-memory.js";
 import type { DocumentJob, DocumentProcessor, JobHooks, JobOutcome } from "./processor.js";
 import { withParts, type ResultPart } from "./result-parts.js";
@@ -52,7 +54,9 @@ interface Job {
   settle(outcome: JobOutcome | undefined): void;
   /** Records the worker sent ahead of the outcome, kept until it comes (result-parts.ts). */
   parts: ResultPart[];
-  timer?: NodeJS.Timeout;
+  deadline?: DocumentDeadline;
+  /** Pages the worker said it has read. */
+  pagesRead?: number;
 }
 
 interface Slot {
@@ -176,9 +180,10 @@ export class WorkerPool implements DocumentProcessor {
         // The worker died before it got the document: its exit handler reports it.
         if (err && slot.job === job) slot.child.kill("SIGKILL");
       });
-      job.timer = setTimeout(() => {
-        this.stop(slot, "timeout", `extraction took longer than timeout_seconds (${this.options.timeoutSeconds} s); its worker was stopped`);
-      }, this.options.timeoutSeconds * 1000);
+      job.deadline = new DocumentDeadline(this.options.timeoutSeconds, () => {
+        const perWindow = job.pagesRead && job.pagesRead >= WINDOW_PAGES ? ` for each ${WINDOW_PAGES.toLocaleString("en-US")} pages read` : "";
+        this.stop(slot, "timeout", `extraction took longer than timeout_seconds (${this.options.timeoutSeconds} s${perWindow}); its worker was stopped`);
+      });
     }
   }
 
@@ -203,7 +208,7 @@ export class WorkerPool implements DocumentProcessor {
 
   private finish(slot: Slot, outcome: JobOutcome | undefined): void {
     const job = slot.job!;
-    clearTimeout(job.timer);
+    job.deadline?.clear();
     slot.job = undefined;
     job.settle(outcome);
   }
@@ -233,7 +238,11 @@ export class WorkerPool implements DocumentProcessor {
         } else if (message.type === "warn") {
           this.options.warn(message.message);
         } else if (message.type === "progress") {
-          if (slot.job?.id === message.id) slot.job.hooks?.progress?.(message.pages);
+          if (slot.job?.id === message.id) {
+            slot.job.pagesRead = message.pages;
+            slot.job.deadline?.pagesRead(message.pages);
+            slot.job.hooks?.progress?.(message.pages);
+          }
         } else if (message.type === "records") {
           if (slot.job?.id === message.id) slot.job.parts.push(message.part);
         } else if (slot.job?.id === message.id) {
