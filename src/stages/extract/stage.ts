@@ -158,7 +158,7 @@ async function* extractPages(
     // with too few lines to measure its own line gap can use the window's. A window is the whole
     // document up to windowPagesOf's pages; a longer one is laid out a window at a time, so what
     // is held does not grow with its length (~45 KB a page before layout).
-    const fonts: DocumentFonts = { names: new Map(), cells: new Map() };
+    const fonts: DocumentFonts = { names: new Map(), cells: new Map(), loaded: new Set() };
     const size = windowPagesOf(context.limits);
     let pagesRead = 0;
     let anyPageRead = false;
@@ -173,12 +173,17 @@ async function* extractPages(
         await pdf.loadingTask.destroy();
         pdf = await openPdf(input.bytes, { password, placeImagesOnly: true });
         fonts.cells.clear();
+        fonts.loaded.clear();
       }
       const read: { number: number; page?: ReadPage; error?: string }[] = [];
       for (const number of numbers.slice(at, at + size)) {
         try {
           read.push({ number, page: await readPage(pdf, number, layout, fonts) });
           anyPageRead = true;
+          if (fonts.loaded.size >= FONTS_HELD) {
+            await pdf.cleanup();
+            fonts.loaded.clear();
+          }
           context.pagesRead?.(++pagesRead);
         } catch (err) {
           // One unreadable page (a cycle in its resources, runaway nesting) must not cost the
@@ -226,10 +231,20 @@ const TYPEWRITER_SHARE = 0.5;
  */
 const SPARSE_PAGE_CHARS = 12;
 
-/** What the pages of a document learn about its fonts, in page order: their names in records, which are fixed-pitch. */
+/**
+ * Fonts pdf.js may hold parsed at once. It keeps every font a document has used until
+ * `cleanup()`, and a document that embeds a font per page (an OCR layer; pages merged from many
+ * files) grows by one a page: a CJK font with its glyph maps is ~4.5 MiB. Past this many, the
+ * cache is emptied between two pages; fonts used again are parsed again, under new ids.
+ */
+const FONTS_HELD = 24;
+
+/** What the pages of a document learn about its fonts, in page order: their names in records, which are fixed-pitch, which pdf.js holds. */
 interface DocumentFonts {
   names: FontNames;
   cells: FontCells;
+  /** pdf.js's ids of the fonts its cache holds (since it was last emptied). */
+  loaded: Set<string>;
 }
 
 /** Reads and lays out a page; called page after page, in order. */
@@ -238,6 +253,7 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions,
   try {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent({ includeMarkedContent: true });
+    for (const id of Object.keys(content.styles)) fonts.loaded.add(id);
     // Form values and free-text annotations are drawn by annotations, not by the content.
     const annotations = (await page.getAnnotations({ intent: "display" }).catch(() => [])) as PdfAnnotation[];
     const items = annotations.length ? [...content.items, ...formItems(annotations, content.items.filter((it): it is TextItem => "str" in it))] : content.items;
