@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TextRun } from "../../src/core/records.js";
-import { columnBoundaries, columnOf, isNumber } from "../../src/stages/extract/table-columns.js";
+import { columnBoundaries, columnOf, columnsAmongRules, isNumber, whiteColumns } from "../../src/stages/extract/table-columns.js";
 import { run } from "../helpers/runs.js";
 
 const options = { gutterRatio: 0.7, spaceRatio: 0.25 };
@@ -113,5 +113,20 @@ describe("table columns", () => {
     expect(boundaries([rule(150)])).toEqual([[82, 90], [150, 150]]);
     // Boxed: the rules at 50 and 200 run down both sides; the white inside the first cells parts nothing.
     expect(boundaries([rule(50), rule(150), rule(200)])).toEqual([[150, 150]]);
+  });
+
+  it("gives a kept white the columns of each set of rules, its columns without rules unchanged by the others", () => {
+    // A run of lines that is no table is tried from each of its lines with the page's rules and
+    // without (table-detection.ts): one white serves every call, so no call may change it.
+    const rule = (at: number) => ({ at, from: 640, to: 720 });
+    const rows = [
+      [run("Carbon", 52, 700, 9, 30), run("dioxide", 90, 700, 9, 58.5), run("100", 151.5, 700, 9, 15)],
+      [run("Copper", 52, 688, 9, 30), run("and", 90, 688, 9, 13), run("more", 106, 688, 9, 42.5), run("50", 151.5, 688, 9, 10)],
+      [run("Lead", 52, 676, 9, 20), run("it", 90, 676, 9, 8), run("1", 151.5, 676, 9, 5)],
+    ];
+    const white = whiteColumns(rows, options)!;
+    const asked = [[], [rule(150)], [rule(50), rule(150), rule(200)], [], [rule(150)]].map((rules) => columnsAmongRules(white, rules).map((b) => [b.x0, b.x1]));
+    expect(asked).toEqual([[[82, 90]], [[82, 90], [150, 150]], [[150, 150]], [[82, 90]], [[82, 90], [150, 150]]]);
+    expect(whiteColumns([[], []], options)).toBeUndefined();
   });
 });

@@ -76,8 +76,33 @@ export function isNumber(text: string): boolean {
  * Every word then belongs to the column its middle stands in.
  */
 export function columnBoundaries(rows: readonly (readonly TextRun[])[], options: ColumnOptions, rules: readonly Rule[] = [], known: RowCache = new WeakMap()): Interval[] {
+  const white = whiteColumns(rows, options, known);
+  return white ? columnsAmongRules(white, rules) : [];
+}
+
+/**
+ * What the white of some rows says of their columns, before any rule is weighed: the costly
+ * part of columnBoundaries, the same whatever rules run beside the rows. A run of lines that is
+ * no table is tried from each of its lines (table-detection.ts), with the rules and without:
+ * kept, each stretch of rows is looked at once.
+ */
+export interface WhiteColumns {
+  /** The rows that hold words. */
+  readonly rows: readonly (readonly TextRun[])[];
+  /** The strips of white between columns, left to right. */
+  readonly strips: readonly Interval[];
+  /** The rows' median font size, and the left and right ends of their words. */
+  readonly size: number;
+  readonly left: number;
+  readonly right: number;
+  /** The columns when no rule parts them, once asked for. */
+  plain?: Interval[];
+}
+
+/** The white columns of the rows, or undefined when no row holds a word. */
+export function whiteColumns(rows: readonly (readonly TextRun[])[], options: ColumnOptions, known: RowCache = new WeakMap()): WhiteColumns | undefined {
   const filled = rows.filter((r) => r.length > 0);
-  if (filled.length === 0) return [];
+  if (filled.length === 0) return undefined;
   const all = filled.flat();
   const size = median(all.map((w) => w.fontSize)) || 10;
   let left = Infinity;
@@ -125,11 +150,17 @@ export function columnBoundaries(rows: readonly (readonly TextRun[])[], options:
       const body = first < 0 ? filled.length : first;
       return filled.every((_, r) => (r < body || phrases[r]!.length === 1 ? rows.phrases[r]! : rows.spans[r]!).coversWholeOrMisses(g));
     });
-  const boundaries = [...freeBoundaries, ...nearlyFree.filter((g) => g.x1 - g.x0 >= wide || narrowBoundary(g))].sort((a, b) => a.x0 - b.x0);
+  const strips = [...freeBoundaries, ...nearlyFree.filter((g) => g.x1 - g.x0 >= wide || narrowBoundary(g))].sort((a, b) => a.x0 - b.x0);
+  return { rows: filled, strips, size, left, right };
+}
+
+/** The columns of rows whose white is known, with the vertical rules that run beside them. */
+export function columnsAmongRules(white: WhiteColumns, rules: readonly Rule[]): Interval[] {
+  const { rows: filled, strips: boundaries, size, left, right } = white;
   // A drawn rule between the words of the rows is a boundary however narrow the white beside it;
   // it stands for the white strip it runs in.
   const ruled = rules.length ? ruleBoundaries(filled, rules, size) : [];
-  if (ruled.length === 0) return withoutLoneColumns(boundaries, filled, new Set());
+  if (ruled.length === 0) return (white.plain ??= withoutLoneColumns(boundaries, filled, new Set()));
   const slack = RULE_SLACK_EMS * size;
   // In a table boxed by rules, the rules are all its columns: white inside a cell is the cell's.
   const strips = isBoxed(filled, rules, left - slack, right + slack) ? [] : boundaries.filter((b) => !ruled.some((r) => r.x0 >= b.x0 - slack && r.x0 <= b.x1 + slack));
@@ -180,7 +211,7 @@ function ruleBoundaries(rows: readonly (readonly TextRun[])[], rules: readonly R
  * closer to, until every column holds words of two rows or more; a column of no words at all
  * (between two strips a spanning cell's edge cuts apart) is dropped.
  */
-function withoutLoneColumns(boundaries: Interval[], rows: readonly (readonly TextRun[])[], drawn: ReadonlySet<Interval>): Interval[] {
+function withoutLoneColumns(boundaries: readonly Interval[], rows: readonly (readonly TextRun[])[], drawn: ReadonlySet<Interval>): Interval[] {
   const out = [...boundaries];
   if (rows.length < MIN_ROWS_FOR_LONE_COLUMNS) return out;
   // A drawn rule stays: a column of one row's words merges across a boundary of white only, and

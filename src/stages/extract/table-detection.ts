@@ -15,7 +15,7 @@ import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "../../text/list-markers.js";
 import { runWords } from "./run-words.js";
-import { columnBoundaries, isNumber, rowCells, type RowCache } from "./table-columns.js";
+import { columnsAmongRules, isNumber, rowCells, whiteColumns, type RowCache, type WhiteColumns } from "./table-columns.js";
 import type { Interval } from "./row-extents.js";
 import { breaksWordBefore } from "../../text/word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
@@ -103,21 +103,15 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
     // A line of prose that a stretched word space cuts in two is one piece, not two cells.
     return f.length >= 2 && isStretchedProse(f) ? [] : f;
   });
-  // Each line's words, split once: a run that is no table is tried again from each of its lines.
-  const wordsOf: TextRun[][] = [];
-  const words = (k: number) => (wordsOf[k] ??= lines[k]!.runs.flatMap(runWords));
-  // What column finding makes of each line, and the columns of lines first..first+count that no
-  // rule parts: a table tried from a line finds the columns of the lines under its first, which
-  // are the columns it finds when tried from the next line.
-  const known: RowCache = new WeakMap();
-  const found = new Map<string, Interval[]>();
+  const { words, known, white } = tableWork(lines, options);
+  // The columns of lines first..first+count: their white is looked at once, whatever rules are
+  // then weighed (a table tried from a line finds the white of the lines under its first, which
+  // is the white it finds when tried from the next line, with the rules beside it).
   const columns = (first: number, count: number, rules: readonly Rule[]): Interval[] => {
-    const rows = Array.from({ length: count }, (_, k) => words(first + k));
-    if (rules.length) return columnBoundaries(rows, options, rules, known);
     const key = `${first}:${count}`;
-    let out = found.get(key);
-    if (!out) found.set(key, (out = columnBoundaries(rows, options, [], known)));
-    return out;
+    let found = white.get(key);
+    if (found === undefined && !white.has(key)) white.set(key, (found = whiteColumns(Array.from({ length: count }, (_, k) => words(first + k)), options, known)));
+    return found ? columnsAmongRules(found, rules) : [];
   };
   const tables: TableRange[] = [];
   let i = 0;
@@ -155,6 +149,33 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
     i++;
   }
   return tables;
+}
+
+/**
+ * What finding tables makes of a page's lines whatever rules it weighs: each line's words (split
+ * once: a run that is no table is tried again from each of its lines), what column finding
+ * makes of each line, and the white columns of each stretch of lines. A page with a table is
+ * read twice from the same lines, without the rules it draws and with them (page-layout.ts
+ * withDrawnRules): the second reading takes up the first's. The lines must not change while
+ * they are kept here (they do not: a reading makes new lines).
+ */
+interface TableWork {
+  options: TableOptions;
+  words: (k: number) => TextRun[];
+  known: RowCache;
+  white: Map<string, WhiteColumns | undefined>;
+}
+
+const workOf = new WeakMap<readonly Line[], TableWork>();
+
+function tableWork(lines: readonly Line[], options: TableOptions): TableWork {
+  let work = workOf.get(lines);
+  if (work?.options !== options) {
+    const wordsOf: TextRun[][] = [];
+    work = { options, words: (k) => (wordsOf[k] ??= lines[k]!.runs.flatMap(runWords)), known: new WeakMap(), white: new Map() };
+    workOf.set(lines, work);
+  }
+  return work;
 }
 
 /**
@@ -230,7 +251,7 @@ const PROSE = Symbol("prose");
 
 /**
  * `wordsOf(k)`: the words of lines[k] (runWords), for the caller to split once per line;
- * `columnsOf(first, count, rules)`: columnBoundaries of the words of lines[first..first+count),
+ * `columnsOf(first, count, rules)`: the columns of the words of lines[first..first+count),
  * for the caller to keep; `known`: what column finding made of each line's words.
  */
 function buildTable(
