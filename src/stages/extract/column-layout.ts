@@ -381,30 +381,30 @@ function bordersGrid(strip: Box, grid: Box): boolean {
   return (along(grid.x0) || along(grid.x1)) && strip.y0 < grid.y1 && strip.y1 > grid.y0;
 }
 
-/** Strips remembered a row: a table's gutters grow side by side, a few to a row. */
-const REMEMBERED_STRIPS = 16;
-
 /**
  * Extends a free strip up and down from row r while it stays wide enough to be a gutter:
  * `minWidths[i]` for row i (half a gutter in its largest type). Down first, then up with the
  * strip as the rows below left it.
  *
  * Every row of a tall gutter grows it again, and after a few rows the walks meet in the same
- * strip at the same row: where a walk goes on from there is remembered, a few strips a row
- * (`below`, `above`), so a page's walks cost about its rows, not rows × rows.
+ * strip at the same row: where a walk goes on from there is remembered, per row and strip
+ * (`below`, `above`), so a page's walks cost about its rows, not rows × rows. Every strip is
+ * remembered: a dense table has a gutter between each two of its twenty columns, and a walk
+ * that finds its strip forgotten goes on to the end of the table (issue 33).
  */
 function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: number, x0: number, x1: number) => Gutter {
   type Walked = { to: number; x0: number; x1: number };
-  type Seen = { x0: number; x1: number; walked: Walked }[];
-  const below: Seen[] = rows.map(() => []);
-  const above: Seen[] = rows.map(() => []);
+  /** Per row, by the strip's x0 and x1, where a walk from that row with that strip ends. */
+  type Seen = Map<number, Map<number, Walked>>;
+  const below: Seen[] = rows.map(() => new Map());
+  const above: Seen[] = rows.map(() => new Map());
   const walk = (memo: Seen[], from: number, step: 1 | -1, x0: number, x1: number): Walked => {
     const path: { i: number; x0: number; x1: number }[] = [];
     let strip = { x0, x1 };
     let i = from;
     let found: Walked | undefined;
     for (; i >= 0 && i < rows.length; i += step) {
-      found = memo[i]!.find((s) => s.x0 === strip.x0 && s.x1 === strip.x1)?.walked;
+      found = memo[i]!.get(strip.x0)?.get(strip.x1);
       if (found) break;
       path.push({ i, ...strip });
       const next = narrow(strip, rows[i]!);
@@ -413,7 +413,12 @@ function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: nu
     }
     // `to` is the first row the strip did not pass (past the end: the page's edge).
     const walked = found ?? { to: i, ...strip };
-    for (const { i, x0, x1 } of path) if (memo[i]!.length < REMEMBERED_STRIPS) memo[i]!.push({ x0, x1, walked });
+    for (const { i, x0, x1 } of path) {
+      const byX0 = memo[i]!;
+      let byX1 = byX0.get(x0);
+      if (!byX1) byX0.set(x0, (byX1 = new Map()));
+      if (!byX1.has(x1)) byX1.set(x1, walked);
+    }
     return walked;
   };
   return (r, x0, x1) => {
@@ -568,7 +573,7 @@ function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number, gr
   // A table the page draws ends at its border, whatever white its cells leave between words.
   const strip = gutterBox(rows, g);
   const besideGrid = grids.some((grid) => bordersGrid(strip, grid));
-  if (!besideGrid && g.x1 - g.x0 < GUTTER_OVER_WORD_GAP * medianWordGap(section, g)) return "none";
+  if (!besideGrid && narrowerThanWordGaps(section, g, GUTTER_OVER_WORD_GAP)) return "none";
   // Rows that hold both sides on one baseline, against the side with fewer rows: a table's
   // cells, a label beside its paragraph and a list's markers pair with the other side nearly
   // always; a sidebar, a box or a column set on its own leading seldom does.
@@ -672,35 +677,37 @@ function holdsColumns(side: Row[], options: ColumnOptions, depth: number): boole
 const GUTTER_OVER_WORD_GAP = 1.5;
 
 /**
- * The typical gap between words in the rows: a space inside a run counts as a gap of about a
- * third of an em (0.6 × the run's average character width), a gap between runs as itself.
+ * Whether the strip is narrower than `ratio` × the typical gap between words in its rows (their
+ * median by count): a space inside a run counts as a gap of about a third of an em (0.6 × the
+ * run's average character width), a gap between runs as itself. Every candidate strip asks it of
+ * its rows, so the gaps are counted in one pass, not sorted: sorted, the gaps the strip is not
+ * narrower than `ratio` times come first, and the median is past them when they count half or less.
  */
-function medianWordGap(rows: readonly Row[], g: Gutter): number {
-  // Each gap with how many times it counts: a run's spaces are one gap repeated.
-  const gaps: WordGap[] = [];
+export function narrowerThanWordGaps(rows: readonly { fragments: readonly Fragment[] }[], g: { x0: number; x1: number }, ratio: number): boolean {
+  const width = g.x1 - g.x0;
+  // Each gap counts as many times as it stands (a run's spaces are one gap repeated).
+  let count = 0;
+  let passed = 0;
   for (const row of rows) {
     // A row's fragments hold its runs left to right (fragmentsOf), and so do the pieces of them a side keeps.
     let prev: TextRun | undefined;
     for (const f of row.fragments) {
-      for (const gap of wordGapsInside(f)) gaps.push(gap);
+      for (const { gap, count: n } of wordGapsInside(f)) {
+        count += n;
+        if (!(width < ratio * gap)) passed += n;
+      }
       const run = f.runs[0]!;
       if (prev) {
         const from = prev.x + prev.width;
-        if (run.x > from && (run.x <= g.x0 || from >= g.x1)) gaps.push({ gap: run.x - from, count: 1 });
+        if (run.x > from && (run.x <= g.x0 || from >= g.x1)) {
+          count++;
+          if (!(width < ratio * (run.x - from))) passed++;
+        }
       }
       prev = f.runs[f.runs.length - 1];
     }
   }
-  let count = 0;
-  for (const gap of gaps) count += gap.count;
-  if (count === 0) return 0;
-  gaps.sort((a, b) => a.gap - b.gap);
-  let seen = 0;
-  for (const { gap, count: n } of gaps) {
-    seen += n;
-    if (seen > count >> 1) return gap;
-  }
-  return 0;
+  return count > 0 && passed <= count >> 1;
 }
 
 /** A gap between words, and how many times it counts. */
