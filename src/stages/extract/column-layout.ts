@@ -396,15 +396,16 @@ function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: nu
   type Walked = { to: number; x0: number; x1: number };
   /** Per row, by the strip's x0 and x1, where a walk from that row with that strip ends. */
   type Seen = Map<number, Map<number, Walked>>;
-  const below: Seen[] = rows.map(() => new Map());
-  const above: Seen[] = rows.map(() => new Map());
-  const walk = (memo: Seen[], from: number, step: 1 | -1, x0: number, x1: number): Walked => {
+  // Made for a row when a walk first passes it: most of a page's searches (a side, a band) walk few rows.
+  const below: (Seen | undefined)[] = [];
+  const above: (Seen | undefined)[] = [];
+  const walk = (memo: (Seen | undefined)[], from: number, step: 1 | -1, x0: number, x1: number): Walked => {
     const path: { i: number; x0: number; x1: number }[] = [];
     let strip = { x0, x1 };
     let i = from;
     let found: Walked | undefined;
     for (; i >= 0 && i < rows.length; i += step) {
-      found = memo[i]!.get(strip.x0)?.get(strip.x1);
+      found = memo[i]?.get(strip.x0)?.get(strip.x1);
       if (found) break;
       path.push({ i, ...strip });
       const next = narrow(strip, rows[i]!);
@@ -414,7 +415,7 @@ function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: nu
     // `to` is the first row the strip did not pass (past the end: the page's edge).
     const walked = found ?? { to: i, ...strip };
     for (const { i, x0, x1 } of path) {
-      const byX0 = memo[i]!;
+      const byX0 = (memo[i] ??= new Map());
       let byX1 = byX0.get(x0);
       if (!byX1) byX0.set(x0, (byX1 = new Map()));
       if (!byX1.has(x1)) byX1.set(x1, walked);
