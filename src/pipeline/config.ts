@@ -52,7 +52,7 @@ export const pipelineShape = z.strictObject({
     .min(1)
     .default(DEFAULT_LIMITS.max_file_bytes)
     .describe(
-      "Largest file (bytes) to read; a larger one fails with `too_large` without being read or downloaded. A worker needs about 3 × a file's size to parse it (its bytes, pdf.js's copy, the parse: 2.4× to 3.1× measured on 250 MiB files), so this must stay at or below max_worker_memory_mb ÷ 3: the default 256 MiB fits the default 1024 MiB worker.",
+      "Largest file (bytes) to read; a larger one fails with `too_large` without being read or downloaded. A worker needs about 3 × a file's size to parse it (its bytes, pdf.js's copy, the parse: 2.4× to 3.2× measured on 250 MiB files), so this must stay at or below max_worker_memory_mb ÷ 3: the default 256 MiB fits the default 1024 MiB worker.",
     ),
   shutdown_timeout_seconds: z
     .number()

@@ -11,7 +11,9 @@ import { loadPdfJs } from "../stages/extract/pdfjs-loader.js";
 import { saveCodeCaches } from "../script-code-cache.js";
 import { exitWithParent, finishEvenWithoutParent } from "./parent-watch.js";
 import { buildWorkerComponents } from "./worker-components.js";
-import { processJob } from "./process-document.js";
+import { failedResult, processJob } from "./process-document.js";
+import { DocumentError, describeError } from "../core/document-error.js";
+import type { JobOutcome } from "./processor.js";
 import type { ResultPart } from "./result-parts.js";
 import { PROGRESS_MS, type FromWorker, type ToWorker, type WorkerSetup } from "./worker-protocol.js";
 
@@ -27,6 +29,24 @@ process.on("disconnect", () => process.exit(0));
 exitWithParent();
 
 let built: { setup: WorkerSetup; source: Source; stages: Stage[]; chunks: boolean } | undefined;
+/** The job being worked on. */
+let current: { id: number; uri: string } | undefined;
+
+// pdf.js can fail outside any call pagestream awaits (a stack overflow in its parser on a
+// second page of runaway nesting surfaces as an uncaught error): the document fails with what
+// happened, as a damaged one, and the worker, whose pdf.js may be in any state, ends; the pool
+// starts another. Without a job, the worker dies as any process would.
+process.on("uncaughtException", (err) => {
+  if (!current || !process.connected) {
+    process.stderr.write(`pagestream extraction worker: ${describeError(err)}\n`);
+    process.exit(1);
+  }
+  const error = new DocumentError("damaged", `pdf.js failed while reading it and could not go on: ${describeError(err)}`);
+  const { id, uri } = current;
+  current = undefined;
+  const outcome: JobOutcome = { kind: "processed", documentId: null, result: failedResult(uri, error) };
+  process.send!({ type: "outcome", id, outcome, last: true } satisfies FromWorker, () => process.exit(1));
+});
 
 // Every pipeline's first stage reads PDFs: pdf.js (~0.3 s to import) loads while the worker waits
 // for its setup and first job, not after.
@@ -52,7 +72,10 @@ process.on("message", (message: ToWorker) => {
     send({ type: "progress", id, pages });
   };
   const parts = { send: (part: ResultPart) => send({ type: "records", id, part }), chunks };
+  current = { id, uri: message.job.item.uri };
   void processJob(message.job, source, stages, setup.limits, setup.needs, onPage, parts).then((outcome) => {
+    if (current?.id !== id) return;
+    current = undefined;
     send({ type: "outcome", id, outcome });
     // pdf.js's compiled code for the next worker's start, once (a no-op after that, or when it
     // came from the cache); `extract` of one file ends as soon as it has the result.

@@ -65,6 +65,8 @@ interface Slot {
   job?: Job;
   /** Set when the pool kills the worker, to name the reason in the document's error record. */
   killedFor?: { code: "timeout" | "resource_limit"; message: string };
+  /** The worker said its last outcome was its last: it is ending, and gets no more jobs. */
+  retiring?: boolean;
   /** The worker said it could not build the stages: starting another would fail the same way. */
   initFailed?: boolean;
   stderr: string;
@@ -172,7 +174,7 @@ export class WorkerPool implements DocumentProcessor {
 
   private dispatch(): void {
     for (const slot of this.slots) {
-      if (!slot.ready || slot.job || this.queue.length === 0) continue;
+      if (!slot.ready || slot.retiring || slot.job || this.queue.length === 0) continue;
       const job = this.queue.shift()!;
       slot.job = job;
       const message: ToWorker = { type: "job", id: job.id, job: job.job };
@@ -246,6 +248,7 @@ export class WorkerPool implements DocumentProcessor {
         } else if (message.type === "records") {
           if (slot.job?.id === message.id) slot.job.parts.push(message.part);
         } else if (slot.job?.id === message.id) {
+          if (message.last) slot.retiring = true;
           this.finish(slot, withPartsOf(message.outcome, slot.job.parts));
           this.dispatch();
         }

@@ -38,7 +38,8 @@ export type FromWorker =
    * (result-parts.ts): the run puts them in front of the outcome's own records.
    */
   | { type: "records"; id: number; part: ResultPart }
-  | { type: "outcome"; id: number; outcome: JobOutcome };
+  /** `last`: the worker ends after it (pdf.js failed beyond recovery), and takes no more jobs. */
+  | { type: "outcome"; id: number; outcome: JobOutcome; last?: boolean };
 
 /** Shortest time between two progress messages about one document. */
 export const PROGRESS_MS = 500;

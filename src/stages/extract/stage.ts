@@ -158,7 +158,7 @@ async function* extractPages(
     // with too few lines to measure its own line gap can use the window's. A window is the whole
     // document up to windowPagesOf's pages; a longer one is laid out a window at a time, so what
     // is held does not grow with its length (~45 KB a page before layout).
-    const fonts: DocumentFonts = { names: new Map(), cells: new Map(), loaded: new Set() };
+    const fonts: DocumentFonts = { names: new Map(), cells: new Map(), loaded: new Set(), recent: [] };
     const size = windowPagesOf(context.limits);
     let pagesRead = 0;
     let anyPageRead = false;
@@ -174,13 +174,14 @@ async function* extractPages(
         pdf = await openPdf(input.bytes, { password, placeImagesOnly: true });
         fonts.cells.clear();
         fonts.loaded.clear();
+        fonts.recent = [];
       }
       const read: { number: number; page?: ReadPage; error?: string }[] = [];
       for (const number of numbers.slice(at, at + size)) {
         try {
           read.push({ number, page: await readPage(pdf, number, layout, fonts) });
           anyPageRead = true;
-          if (fonts.loaded.size >= FONTS_HELD) {
+          if (holdsFontsOfPast(fonts)) {
             await pdf.cleanup();
             fonts.loaded.clear();
           }
@@ -232,12 +233,19 @@ const TYPEWRITER_SHARE = 0.5;
 const SPARSE_PAGE_CHARS = 12;
 
 /**
- * Fonts pdf.js may hold parsed at once. It keeps every font a document has used until
- * `cleanup()`, and a document that embeds a font per page (an OCR layer; pages merged from many
- * files) grows by one a page: a CJK font with its glyph maps is ~4.5 MiB. Past this many, the
- * cache is emptied between two pages; fonts used again are parsed again, under new ids.
+ * pdf.js keeps every font a document has used until `cleanup()`, and a document that embeds
+ * fonts of its own on each page (an OCR layer; pages merged from many files) grows by them page
+ * after page: a CJK font with its glyph maps is ~4.5 MiB. The cache is emptied between two pages
+ * once it holds at least FONTS_HELD fonts and more than twice those the last RECENT_PAGES pages
+ * used. Fonts used again are then parsed again, under new ids: a document that keeps using the
+ * same fonts never gets there, and a cleanup comes only after FONTS_HELD fonts were loaded anew.
  */
 const FONTS_HELD = 24;
+const RECENT_PAGES = 4;
+
+function holdsFontsOfPast({ loaded, recent }: DocumentFonts): boolean {
+  return loaded.size >= FONTS_HELD && loaded.size > 2 * new Set(recent.flat()).size;
+}
 
 /** What the pages of a document learn about its fonts, in page order: their names in records, which are fixed-pitch, which pdf.js holds. */
 interface DocumentFonts {
@@ -245,6 +253,8 @@ interface DocumentFonts {
   cells: FontCells;
   /** pdf.js's ids of the fonts its cache holds (since it was last emptied). */
   loaded: Set<string>;
+  /** The fonts of each of the last RECENT_PAGES pages read. */
+  recent: string[][];
 }
 
 /** Reads and lays out a page; called page after page, in order. */
@@ -253,7 +263,9 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions,
   try {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent({ includeMarkedContent: true });
-    for (const id of Object.keys(content.styles)) fonts.loaded.add(id);
+    const used = Object.keys(content.styles);
+    for (const id of used) fonts.loaded.add(id);
+    if (fonts.recent.push(used) > RECENT_PAGES) fonts.recent.shift();
     // Form values and free-text annotations are drawn by annotations, not by the content.
     const annotations = (await page.getAnnotations({ intent: "display" }).catch(() => [])) as PdfAnnotation[];
     const items = annotations.length ? [...content.items, ...formItems(annotations, content.items.filter((it): it is TextItem => "str" in it))] : content.items;

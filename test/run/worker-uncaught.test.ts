@@ -1,0 +1,29 @@
+// A PDF on which pdf.js fails outside any call pagestream awaits (a stack overflow in its parser
+// on the second of two pages of runaway nesting surfaces as an uncaught error in the worker):
+// the document fails as damaged, saying what happened, and the files after it are read by a new
+// worker. Before, the worker died: `worker_lost`, with a screenful of minified pdf.js as reason.
+// Needs dist/ (`npm run build`), as cli.test.ts.
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deepNestingPagesPdf } from "../../fixtures/hostile.mjs";
+
+const CLI = resolve("dist/cli.js");
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), "pagestream-uncaught-"));
+  await writeFile(join(tmp, "deep.pdf"), deepNestingPagesPdf());
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+describe("pdf.js failing outside any call", () => {
+  it("fails the document as damaged with the reason, and the next file is read", () => {
+    const r = spawnSync(process.execPath, [CLI, "extract", join(tmp, "deep.pdf"), resolve("fixtures/two-pages.pdf")], { encoding: "utf8" });
+    expect(r.status).toBe(3);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toEqual([expect.stringMatching(/deep\.pdf: damaged: pdf\.js failed while reading it and could not go on: Maximum call stack size exceeded$/)]);
+    expect(r.stdout).toMatch(/==> .*two-pages\.pdf <==\n\S/);
+  });
+});
