@@ -118,21 +118,18 @@ function windowsOf(size: number, lastPage: () => number | undefined): OperatorFu
     new Observable((subscriber) => {
       let records: DocRecord[] = [];
       let pages = 0;
+      const handOn = () => {
+        subscriber.next({ records, last: false });
+        records = [];
+        pages = 0;
+      };
       return source.subscribe({
         next(record) {
-          if (record.type === "page" && pages === size) {
-            subscriber.next({ records, last: false });
-            records = [];
-            pages = 0;
-          }
-          if (record.type === "page") pages++;
+          if (record.type !== "page") return void records.push(record);
+          if (pages === size) handOn();
           records.push(record);
           const last = lastPage();
-          if (record.type === "page" && pages === size && last !== undefined && record.number < last) {
-            subscriber.next({ records, last: false });
-            records = [];
-            pages = 0;
-          }
+          if (++pages === size && last !== undefined && record.number < last) handOn();
         },
         error: (err: unknown) => subscriber.error(err),
         complete() {

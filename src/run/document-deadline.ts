@@ -9,7 +9,7 @@ import { WINDOW_PAGES } from "../core/stage-operators.js";
 
 export class DocumentDeadline {
   private readonly started = Date.now();
-  private windows = 1;
+  private granted = 1;
   private timer: NodeJS.Timeout;
 
   constructor(
@@ -22,11 +22,16 @@ export class DocumentDeadline {
   /** The worker says it has read `pages` pages: each full window read adds `timeout_seconds`. */
   pagesRead(pages: number): void {
     const windows = 1 + Math.floor(pages / WINDOW_PAGES);
-    if (windows <= this.windows) return;
-    this.windows = windows;
+    if (windows <= this.granted) return;
+    this.granted = windows;
     clearTimeout(this.timer);
     const left = this.started + windows * this.timeoutSeconds * 1000 - Date.now();
     this.timer = setTimeout(this.expire, Math.max(0, left));
+  }
+
+  /** Windows granted, the first counted: the deadline is `timeout_seconds` × this. */
+  get windows(): number {
+    return this.granted;
   }
 
   clear(): void {

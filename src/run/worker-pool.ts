@@ -55,8 +55,6 @@ interface Job {
   /** Records the worker sent ahead of the outcome, kept until it comes (result-parts.ts). */
   parts: ResultPart[];
   deadline?: DocumentDeadline;
-  /** Pages the worker said it has read. */
-  pagesRead?: number;
 }
 
 interface Slot {
@@ -183,7 +181,7 @@ export class WorkerPool implements DocumentProcessor {
         if (err && slot.job === job) slot.child.kill("SIGKILL");
       });
       job.deadline = new DocumentDeadline(this.options.timeoutSeconds, () => {
-        const perWindow = job.pagesRead && job.pagesRead >= WINDOW_PAGES ? ` for each ${WINDOW_PAGES.toLocaleString("en-US")} pages read` : "";
+        const perWindow = job.deadline!.windows > 1 ? ` for each ${WINDOW_PAGES.toLocaleString("en-US")} pages read` : "";
         this.stop(slot, "timeout", `extraction took longer than timeout_seconds (${this.options.timeoutSeconds} s${perWindow}); its worker was stopped`);
       });
     }
@@ -241,7 +239,6 @@ export class WorkerPool implements DocumentProcessor {
           this.options.warn(message.message);
         } else if (message.type === "progress") {
           if (slot.job?.id === message.id) {
-            slot.job.pagesRead = message.pages;
             slot.job.deadline?.pagesRead(message.pages);
             slot.job.hooks?.progress?.(message.pages);
           }

@@ -15,6 +15,7 @@ import type { StructTreeNode } from "./structure-order.js";
 import { probePage, type PageProbe } from "./page-probe.js";
 import { openPdf } from "./pdfjs-loader.js";
 import type { FontCells, PdfFontStyles } from "./text-runs.js";
+import { FontCacheWatch } from "./pdfjs-font-cache.js";
 import { formItems, type PdfAnnotation } from "./form-fields.js";
 import { renameFonts, type FontNames } from "./font-names.js";
 import type { TextItem } from "pdfjs-dist/types/src/display/api.js";
@@ -158,7 +159,7 @@ async function* extractPages(
     // with too few lines to measure its own line gap can use the window's. A window is the whole
     // document up to windowPagesOf's pages; a longer one is laid out a window at a time, so what
     // is held does not grow with its length (~45 KB a page before layout).
-    const fonts: DocumentFonts = { names: new Map(), cells: new Map(), loaded: new Set(), recent: [] };
+    const fonts: DocumentFonts = { names: new Map(), cells: new Map(), cache: new FontCacheWatch() };
     const size = windowPagesOf(context.limits);
     let pagesRead = 0;
     let anyPageRead = false;
@@ -173,17 +174,16 @@ async function* extractPages(
         await pdf.loadingTask.destroy();
         pdf = await openPdf(input.bytes, { password, placeImagesOnly: true });
         fonts.cells.clear();
-        fonts.loaded.clear();
-        fonts.recent = [];
+        fonts.cache.emptied();
       }
       const read: { number: number; page?: ReadPage; error?: string }[] = [];
       for (const number of numbers.slice(at, at + size)) {
         try {
           read.push({ number, page: await readPage(pdf, number, layout, fonts) });
           anyPageRead = true;
-          if (holdsFontsOfPast(fonts)) {
+          if (fonts.cache.holdsFontsOfPast) {
             await pdf.cleanup();
-            fonts.loaded.clear();
+            fonts.cache.emptied();
           }
           context.pagesRead?.(++pagesRead);
         } catch (err) {
@@ -232,29 +232,12 @@ const TYPEWRITER_SHARE = 0.5;
  */
 const SPARSE_PAGE_CHARS = 12;
 
-/**
- * pdf.js keeps every font a document has used until `cleanup()`, and a document that embeds
- * fonts of its own on each page (an OCR layer; pages merged from many files) grows by them page
- * after page: a CJK font with its glyph maps is ~4.5 MiB. The cache is emptied between two pages
- * once it holds at least FONTS_HELD fonts and more than twice those the last RECENT_PAGES pages
- * used. Fonts used again are then parsed again, under new ids: a document that keeps using the
- * same fonts never gets there, and a cleanup comes only after FONTS_HELD fonts were loaded anew.
- */
-const FONTS_HELD = 24;
-const RECENT_PAGES = 4;
-
-function holdsFontsOfPast({ loaded, recent }: DocumentFonts): boolean {
-  return loaded.size >= FONTS_HELD && loaded.size > 2 * new Set(recent.flat()).size;
-}
-
 /** What the pages of a document learn about its fonts, in page order: their names in records, which are fixed-pitch, which pdf.js holds. */
 interface DocumentFonts {
   names: FontNames;
   cells: FontCells;
-  /** pdf.js's ids of the fonts its cache holds (since it was last emptied). */
-  loaded: Set<string>;
-  /** The fonts of each of the last RECENT_PAGES pages read. */
-  recent: string[][];
+  /** What pdf.js's font cache holds, to empty it when pages no longer use it. */
+  cache: FontCacheWatch;
 }
 
 /** Reads and lays out a page; called page after page, in order. */
@@ -263,9 +246,7 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions,
   try {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent({ includeMarkedContent: true });
-    const used = Object.keys(content.styles);
-    for (const id of used) fonts.loaded.add(id);
-    if (fonts.recent.push(used) > RECENT_PAGES) fonts.recent.shift();
+    fonts.cache.pageRead(Object.keys(content.styles));
     // Form values and free-text annotations are drawn by annotations, not by the content.
     const annotations = (await page.getAnnotations({ intent: "display" }).catch(() => [])) as PdfAnnotation[];
     const items = annotations.length ? [...content.items, ...formItems(annotations, content.items.filter((it): it is TextItem => "str" in it))] : content.items;
