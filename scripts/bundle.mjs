@@ -16,7 +16,6 @@ import { build } from "esbuild";
 import { chmod, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { pdfjsLazyCanvas } from "./pdfjs-lazy-canvas.mjs";
 import { pdfjsPatches } from "./pdfjs-patches.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -120,9 +119,8 @@ await chmod(join(root, "dist/cli.js"), 0o755);
 // that `vm.Script` can compile with cached data (an ES module cannot be, on Node 20). Its
 // `import.meta.url` (which it uses to find @napi-rs/canvas) becomes a parameter that the loader
 // sets to the package's own pdf.min.mjs, the free name `DecompressionStream` resolves to the
-// loader's parameter of that name, not the global, the parser carries pagestream's patches
-// (scripts/pdfjs-patches.mjs), and the API loads @napi-rs/canvas only when it renders
-// (scripts/pdfjs-lazy-canvas.mjs).
+// loader's parameter of that name, not the global, and both carry pagestream's patches
+// (scripts/pdfjs-patches.mjs: among them, the API loads @napi-rs/canvas only when it renders).
 await build({
   absWorkingDir: root,
   stdin: {
@@ -137,6 +135,6 @@ await build({
   target: "node20.19",
   minifyWhitespace: true,
   define: { "import.meta.url": "__pdfjsModuleUrl" },
-  plugins: [pdfjsPatches, pdfjsLazyCanvas],
+  plugins: [pdfjsPatches],
   logLevel: "warning",
 });

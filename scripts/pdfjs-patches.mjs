@@ -1,6 +1,7 @@
-// The changes pagestream makes to pdf.js's minified parser (pdf.worker.min.mjs) when it bundles
-// it (scripts/bundle.mjs). Each is matched exactly once, or the build fails: a new pdf.js must
-// be looked at again. Nothing else of pdf.js is changed.
+// The changes pagestream makes to pdf.js's minified builds when it bundles them
+// (scripts/bundle.mjs): its parser (pdf.worker.min.mjs) and its API (pdf.min.mjs). Each is matched
+// exactly once, or the build fails: a new pdf.js must be looked at again. Nothing else of pdf.js
+// is changed.
 import { readFile } from "node:fs/promises";
 
 /**
@@ -35,11 +36,61 @@ const placedImages = {
   replace: `$1if(-1!==$3&&$5*$6>$3){$2.addImageOps($4.get("IM","ImageMask")?${PAINT_IMAGE_MASK_XOBJECT}:${PAINT_IMAGE_XOBJECT},[{}],void 0);return}`,
 };
 
-export const PDFJS_PATCHES = [fontNames, placedImages];
+/**
+ * 3. `getTextContent` asks for the text's transform twice for every glyph it reads, each time
+ * multiplying three matrices through `Util.transform`, a helper every part of pdf.js calls with
+ * arrays of every kind (so V8 cannot specialise it) and that allocates a matrix per product. The
+ * product is written out in place instead: the same multiplications and additions, in the same
+ * order (the text matrix by the text-space matrix, then the CTM by that), so every coordinate is
+ * the same to the bit; only the intermediate matrix and the helper's calls are gone. It was 14 %
+ * of the extract stage's CPU on the perf corpus.
+ */
+const textTransform = {
+  what: "getCurrentTextTransform's matrix products",
+  pattern: /return ([\w$]+)\.transform\(([\w$]+)\.ctm,\1\.transform\(\2\.textMatrix,([\w$]+)\)\)\}/g,
+  replace:
+    "const m$=$2.textMatrix,c$=$2.ctm,s$=$3," +
+    "i0$=m$[0]*s$[0]+m$[2]*s$[1],i1$=m$[1]*s$[0]+m$[3]*s$[1],i2$=m$[0]*s$[2]+m$[2]*s$[3]," +
+    "i3$=m$[1]*s$[2]+m$[3]*s$[3],i4$=m$[0]*s$[4]+m$[2]*s$[5]+m$[4],i5$=m$[1]*s$[4]+m$[3]*s$[5]+m$[5];" +
+    "return[c$[0]*i0$+c$[2]*i1$,c$[1]*i0$+c$[3]*i1$,c$[0]*i2$+c$[2]*i3$,c$[1]*i2$+c$[3]*i3$," +
+    "c$[0]*i4$+c$[2]*i5$+c$[4],c$[1]*i4$+c$[3]*i5$+c$[5]]}",
+};
 
-/** The parser's source with every patch applied. */
-export function patchPdfJsWorker(source, file = "pdf.worker.min.mjs") {
-  for (const { what, pattern, replace } of PDFJS_PATCHES) {
+export const WORKER_PATCHES = [fontNames, placedImages, textTransform];
+
+/**
+ * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top
+ * level, in Node, and takes `DOMMatrix` and `Path2D` from it; the patched build hands that to
+ * `__pdfjsPolyfillCanvas` (src/stages/extract/lazy-canvas.ts, a parameter of the script), which
+ * makes the two globals load the library when first read.
+ */
+const lazyCanvas = {
+  what: "the @napi-rs/canvas polyfills of DOMMatrix and Path2D",
+  pattern:
+    /try\{const ([\w$]+)=process\.getBuiltinModule\("module"\)\.createRequire\(import\.meta\.url\);try\{([\w$]+)=\1\("@napi-rs\/canvas"\)\}catch\(([\w$]+)\)\{warn\(`Cannot load "@napi-rs\/canvas" package: "\$\{\3\}"\.`\)\}\}catch\(([\w$]+)\)\{warn\(`Cannot access the \\`require\\` function: "\$\{\4\}"\.`\)\}globalThis\.DOMMatrix\|\|\(\2\?\.DOMMatrix\?globalThis\.DOMMatrix=\2\.DOMMatrix:warn\("Cannot polyfill `DOMMatrix`, rendering may be broken\."\)\);globalThis\.Path2D\|\|\(\2\?\.Path2D\?globalThis\.Path2D=\2\.Path2D:warn\("Cannot polyfill `Path2D`, rendering may be broken\."\)\);/g,
+  replace: '__pdfjsPolyfillCanvas(()=>process.getBuiltinModule("module").createRequire(import.meta.url)("@napi-rs/canvas"));',
+};
+
+/**
+ * 5. In Node, pdf.js's parser runs on the calling thread, behind a port that copies every message
+ * it passes (`structuredClone`), as a real worker's port would. The chunks of a page's text
+ * content (`{ items, styles, lang }`, sent without transfers) are handed over without copying
+ * their items: the parser builds each item afresh and, once a chunk is sent, puts new `items` and
+ * `styles` on the same chunk object (so that object is copied, one level, at sending), and the API
+ * only reads them. The deep copy cost 5 % of the extract stage's CPU with the garbage it left. Every other message (operator lists, whose arrays the parser empties
+ * after sending, fonts, transfers) is copied as before.
+ */
+const textChunksUncopied = {
+  what: "LoopbackPort's structuredClone",
+  pattern: /postMessage\(([\w$]+),([\w$]+)\)\{const ([\w$]+)=\{data:structuredClone\(\1,\2\?\{transfer:\2\}:null\)\};/g,
+  replace: "postMessage($1,$2){const $3={data:!$2&&$1?.chunk?.items&&$1.chunk.styles?{...$1,chunk:{...$1.chunk}}:structuredClone($1,$2?{transfer:$2}:null)};",
+};
+
+export const API_PATCHES = [lazyCanvas, textChunksUncopied];
+
+/** `source` (pdf.js's file `file`) with each of `patches` applied. */
+export function patchPdfJs(source, patches, file) {
+  for (const { what, pattern, replace } of patches) {
     const found = source.match(pattern)?.length ?? 0;
     if (found !== 1) throw new Error(`${file}: expected ${what} once, found it ${found} times (pdf.js changed; see scripts/pdfjs-patches.mjs)`);
     source = source.replace(pattern, replace);
@@ -47,13 +98,16 @@ export function patchPdfJsWorker(source, file = "pdf.worker.min.mjs") {
   return source;
 }
 
-/** The esbuild plugin that applies the patches to pdf.js's minified parser. */
+const PDFJS_BUILD = /[\\/]pdfjs-dist[\\/]legacy[\\/]build[\\/](pdf\.worker\.min\.mjs|pdf\.min\.mjs)$/;
+
+/** The esbuild plugin that applies the patches to pdf.js's minified parser and API. */
 export const pdfjsPatches = {
   name: "pdfjs-patches",
   setup(b) {
-    b.onLoad({ filter: /[\\/]pdfjs-dist[\\/]legacy[\\/]build[\\/]pdf\.worker\.min\.mjs$/ }, async (args) => ({
-      contents: patchPdfJsWorker(await readFile(args.path, "utf8")),
-      loader: "js",
-    }));
+    b.onLoad({ filter: PDFJS_BUILD }, async (args) => {
+      const file = PDFJS_BUILD.exec(args.path)[1];
+      const patches = file === "pdf.worker.min.mjs" ? WORKER_PATCHES : API_PATCHES;
+      return { contents: patchPdfJs(await readFile(args.path, "utf8"), patches, file), loader: "js" };
+    });
   },
 };

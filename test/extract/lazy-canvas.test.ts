@@ -40,7 +40,7 @@ describe("polyfillCanvasLazily, pdf.js's DOMMatrix and Path2D loaded when first 
   });
 });
 
-describe("the built pdf.js (scripts/pdfjs-lazy-canvas.mjs)", () => {
+describe("the built pdf.js (scripts/pdfjs-patches.mjs)", () => {
   it("reads a PDF's text without loading @napi-rs/canvas, and gives its DOMMatrix once one is read", () => {
     // A process of its own: vitest's may have loaded the library already.
     const loader = pathToFileURL(resolve("dist/stages/extract/pdfjs-loader.js")).href;

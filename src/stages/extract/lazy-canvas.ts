@@ -5,7 +5,7 @@
  * pdf.js loads @napi-rs/canvas (a 35 MB native library) as it is loaded, to polyfill the two
  * classes it renders with; reading text never renders. Loading the library was 40 ms of CPU and
  * 0.2–0.3 s of wall time in every extraction worker's start, on a busy two-core machine. Built
- * pdf.js calls this instead (scripts/pdfjs-lazy-canvas.mjs); a page rendered for OCR
+ * pdf.js calls this instead (scripts/pdfjs-patches.mjs); a page rendered for OCR
  * (pdfjs-renderer.ts) reads them and gets the library's classes, as before. A class already
  * there is left alone, as pdf.js leaves it; a library that cannot be loaded leaves the global
  * undefined, as pdf.js leaves it.

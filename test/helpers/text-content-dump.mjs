@@ -1,0 +1,55 @@
+// Prints the text content of every page of the PDFs named, as pdf.js gives it, in a process of
+// its own (two pdf.js builds cannot share one): `built` is pagestream's (dist/, with its patches,
+// scripts/pdfjs-patches.mjs), `unpatched` is pdfjs-dist as published. Both open documents with
+// the same options. Numbers are written so that -0 stays -0; the style's `fontName`, which only
+// the built pdf.js gives (its patch 1), is left out.
+//   node test/helpers/text-content-dump.mjs built|unpatched FILE...
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [mode, ...files] = process.argv.slice(2);
+const root = resolve(import.meta.dirname, "..", "..");
+const pdfjsDir = join(root, "node_modules", "pdfjs-dist");
+
+let open;
+if (mode === "built") {
+  const { openPdf } = await import(pathToFileURL(join(root, "dist", "stages", "extract", "pdfjs-loader.js")).href);
+  open = (data) => openPdf(data);
+} else {
+  // The polyfills pdf.js needs on Node 20, as pagestream's loader applies them.
+  for (const polyfill of ["promise-with-resolvers.js", "array-buffer-transfer.js"]) await import(pathToFileURL(join(root, "dist", "stages", "extract", polyfill)).href);
+  const pdfjs = await import(pathToFileURL(join(pdfjsDir, "legacy", "build", "pdf.mjs")).href);
+  open = (data) =>
+    pdfjs.getDocument({
+      data,
+      disableFontFace: true,
+      useSystemFonts: false,
+      useWorkerFetch: false,
+      enableXfa: false,
+      isImageDecoderSupported: false,
+      isOffscreenCanvasSupported: false,
+      stopAtErrors: false,
+      verbosity: pdfjs.VerbosityLevel.ERRORS,
+      standardFontDataUrl: join(pdfjsDir, "standard_fonts") + "/",
+      cMapUrl: join(pdfjsDir, "cmaps") + "/",
+      cMapPacked: true,
+    }).promise;
+}
+
+/** JSON that keeps -0 apart from 0. */
+const exact = (_key, value) => (Object.is(value, -0) ? "-0" : value);
+
+const out = {};
+for (const file of files) {
+  const pdf = await open(new Uint8Array(readFileSync(file)));
+  const pages = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const { items, styles } = await (await pdf.getPage(n)).getTextContent({ includeMarkedContent: true });
+    for (const style of Object.values(styles)) delete style.fontName;
+    pages.push(JSON.stringify({ items, styles }, exact));
+  }
+  await pdf.loadingTask.destroy();
+  out[file] = pages;
+}
+process.stdout.write(JSON.stringify(out));
