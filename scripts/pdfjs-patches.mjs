@@ -56,7 +56,41 @@ const textTransform = {
     "c$[0]*i4$+c$[2]*i5$+c$[4],c$[1]*i4$+c$[3]*i5$+c$[5]]}",
 };
 
-export const WORKER_PATCHES = [fontNames, placedImages, textTransform];
+/**
+ * 6. `getTextContent` reads every operator of a page and passes over those that draw paths. It
+ * now records what `getOperatorList` would give for them, so that extraction can find a table's
+ * drawn rules (src/stages/extract/painted-paths.ts) without pdf.js parsing the page a second time:
+ * at each operator that strokes or fills a path, an item `{ type: "paintedPath", paint, path,
+ * ctm }`, where `paint` is the operator, `path` the path as `getOperatorList`'s `constructPath`
+ * encodes it (pdf.js's DrawOPS, in a Float32Array: built exactly as its `buildPath` builds it)
+ * and `ctm` the transformation matrix in force (the text state's, which a form's matrix and `cm`
+ * change as they change the operator list's). A path only ended (`n`, after a clip) or empty is
+ * not recorded, nor is a path drawn by a form that has no text, which `getTextContent` skips.
+ */
+const PATH_OPS = { moveTo: 13, endPath: 28 };
+const paintedPathsRecorder = `(content=>{let path=[],x=0,y=0;return(fn,a,ctm)=>{switch(fn){
+case 13:path.push(0,x=a[0],y=a[1]);break;
+case 14:path.push(1,x=a[0],y=a[1]);break;
+case 15:path.push(2,a[0],a[1],a[2],a[3],x=a[4],y=a[5]);break;
+case 16:path.push(2,x,y,a[0],a[1],x=a[2],y=a[3]);break;
+case 17:path.push(2,a[0],a[1],a[2],a[3],x=a[2],y=a[3]);break;
+case 18:path.push(4);break;
+case 19:{const x0=x=a[0],y0=y=a[1],xw=x0+a[2],yh=y0+a[3];0===a[2]||0===a[3]?path.push(0,x0,y0,1,xw,yh,4):path.push(0,x0,y0,1,xw,y0,1,xw,yh,1,x0,yh,4);break}
+default:if(21===fn||26===fn||27===fn)path.push(4);if(path.length&&28!==fn)content.items.push({type:"paintedPath",paint:fn,path:new Float32Array(path),ctm:Array.from(ctm)});path=[]}}})`.replace(/\n/g, "");
+const paintedPaths = [
+  {
+    what: "getTextContent's text content",
+    pattern: /const ([\w$]+)=\{items:\[\],styles:Object\.create\(null\),lang:([\w$]+)\},/g,
+    replace: `const $1={items:[],styles:Object.create(null),lang:$2},pagestreamPaintedPath=${paintedPathsRecorder}($1),`,
+  },
+  {
+    what: "getTextContent's operator switch",
+    pattern: /([\w$]+)=([\w$]+)\.state;([\w$]+)\|\|=\1\.clone\(\);const ([\w$]+)=([\w$]+)\.fn;([\w$]+)=\5\.args;switch\(0\|\4\)\{/g,
+    replace: `$1=$2.state;$3||=$1.clone();const $4=$5.fn;$6=$5.args;if($4>=${PATH_OPS.moveTo}&&$4<=${PATH_OPS.endPath}){pagestreamPaintedPath($4,$6,$1.ctm);continue}switch(0|$4){`,
+  },
+];
+
+export const WORKER_PATCHES = [fontNames, placedImages, textTransform, ...paintedPaths];
 
 /**
  * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top

@@ -2,16 +2,20 @@
  * pagestream's pdf.js (scripts/pdfjs-patches.mjs) reads text faster, never differently: the
  * text transform written out in place (patch 3) and the text chunks handed over uncopied (patch
  * 5) must give every page's text content exactly as published pdf.js gives it, every position
- * to the bit. Compared on every PDF committed under fixtures/ and on a page that sets its text's
- * transform every way a content stream can.
+ * to the bit; the paths its text pass records (patch 6) must give the drawn rules the operator
+ * list gives. Compared on every PDF committed under fixtures/ and on pages that set their text's
+ * transform and draw their paths every way a content stream can.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { textTransformsPdf } from "../../fixtures/hostile.mjs";
+import { pathKindsPdf, textTransformsPdf } from "../../fixtures/hostile.mjs";
+import { readDrawnSegments, separatePaintedPaths } from "../../src/stages/extract/page-drawing.js";
+import { loadPdfJs, openPdf, recordsPaintedPaths } from "../../src/stages/extract/pdfjs-loader.js";
+import { drawnSegments, paintedSegments } from "../../src/stages/extract/rulings.js";
 
 const root = resolve(import.meta.dirname, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "pagestream-pdfjs-patches-"));
@@ -36,5 +40,31 @@ describe("the built pdf.js's text content", () => {
     expect(built[transforms]![0]).toMatch(/"Turned three quarters"/);
     expect(built[transforms]![0]).toMatch(/"abba"/);
     for (const file of files) expect(built[file], file).toEqual(unpatched[file]);
+  }, 120_000);
+
+  it("records the paths each page paints, which give the drawn rules the operator list gives", async () => {
+    const { OPS, AnnotationMode } = await loadPdfJs();
+    expect(recordsPaintedPaths()).toBe(true);
+    const fixtures = readdirSync(join(root, "fixtures"))
+      .filter((name) => name.endsWith(".pdf"))
+      .map((name) => readFileSync(join(root, "fixtures", name)));
+    let ruled = 0;
+    for (const bytes of [pathKindsPdf(), ...fixtures]) {
+      const pdf = await openPdf(new Uint8Array(bytes), { placeImagesOnly: true });
+      try {
+        for (let n = 1; n <= pdf.numPages; n++) {
+          const page = await pdf.getPage(n);
+          const { paths } = separatePaintedPaths((await page.getTextContent({ includeMarkedContent: true })).items);
+          const list = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
+          const fromList = drawnSegments(list.fnArray, list.argsArray, OPS);
+          expect(paintedSegments(paths, OPS)).toEqual(fromList);
+          expect(await readDrawnSegments(page, paths)).toEqual(fromList);
+          if (fromList.length) ruled++;
+        }
+      } finally {
+        await pdf.loadingTask.destroy();
+      }
+    }
+    expect(ruled).toBeGreaterThan(10);
   }, 120_000);
 });

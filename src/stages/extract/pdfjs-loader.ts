@@ -44,6 +44,11 @@ export function loadPdfJs(): Promise<PdfJs> {
   return pdfjsModule;
 }
 
+/** Whether the loaded pdf.js records the paths a page paints in its text content (scripts/pdfjs-patches.mjs, patch 6): pagestream's build does. */
+export function recordsPaintedPaths(): boolean {
+  return patched;
+}
+
 export interface OpenOptions {
   /** Password for encrypted documents that need one to open. */
   password?: string;

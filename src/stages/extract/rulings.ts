@@ -82,8 +82,7 @@ function multiply(ctm: Matrix, m: readonly number[]): Matrix {
 
 /** The straight segments a page draws (and thin filled rectangles, as their middle line), in user space. */
 export function drawnSegments(fnArray: ArrayLike<number>, argsArray: ArrayLike<unknown>, ops: DrawingOps): Segment[] {
-  const strokes = new Set([ops.stroke, ops.closeStroke, ops.fillStroke, ops.eoFillStroke, ops.closeFillStroke, ops.closeEOFillStroke]);
-  const fills = new Set([ops.fill, ops.eoFill]);
+  const paints = paintKinds(ops);
   const out: Segment[] = [];
   const saved: Matrix[] = [];
   let ctm: Matrix = IDENTITY;
@@ -99,14 +98,48 @@ export function drawnSegments(fnArray: ArrayLike<number>, argsArray: ArrayLike<u
       if (Array.isArray(matrix) || ArrayBuffer.isView(matrix)) ctm = multiply(ctm, Array.from(matrix as ArrayLike<number>));
     } else if (fn === ops.paintFormXObjectEnd) ctm = saved.pop() ?? IDENTITY;
     else if (fn === ops.constructPath && args) {
-      const paint = args[0] as number;
       const data = (args[1] as ArrayLike<unknown> | undefined)?.[0] as ArrayLike<number> | null | undefined;
-      if (!data) continue;
-      if (strokes.has(paint)) strokedSegments(data, ctm, out);
-      else if (fills.has(paint)) thinRectangles(data, ctm, out);
+      if (data) pathSegments(args[0] as number, data, ctm, paints, out);
     }
   }
   return out;
+}
+
+/**
+ * A path a page paints, as pagestream's pdf.js records it while it reads the page's text
+ * (scripts/pdfjs-patches.mjs, patch 6): the painting operator, the path in pdf.js's encoding and
+ * the transformation matrix in force. The same paths `drawnSegments` reads from the operator list.
+ */
+export interface PaintedPath {
+  paint: number;
+  path: ArrayLike<number>;
+  ctm: readonly number[];
+}
+
+/** `drawnSegments` of the paths recorded in the text pass: the same segments, without a second parse. */
+export function paintedSegments(paths: readonly PaintedPath[], ops: DrawingOps): Segment[] {
+  const paints = paintKinds(ops);
+  const out: Segment[] = [];
+  for (const { paint, path, ctm } of paths) pathSegments(paint, path, ctm as Matrix, paints, out);
+  return out;
+}
+
+interface PaintKinds {
+  strokes: Set<number>;
+  fills: Set<number>;
+}
+
+function paintKinds(ops: DrawingOps): PaintKinds {
+  return {
+    strokes: new Set([ops.stroke, ops.closeStroke, ops.fillStroke, ops.eoFillStroke, ops.closeFillStroke, ops.closeEOFillStroke]),
+    fills: new Set([ops.fill, ops.eoFill]),
+  };
+}
+
+/** One painted path's segments: a stroked path's straight pieces, a filled path's thin upright rectangles. */
+function pathSegments(paint: number, data: ArrayLike<number>, ctm: Matrix, { strokes, fills }: PaintKinds, out: Segment[]): void {
+  if (strokes.has(paint)) strokedSegments(data, ctm, out);
+  else if (fills.has(paint)) thinRectangles(data, ctm, out);
 }
 
 function apply(ctm: Matrix, x: number, y: number): [number, number] {

@@ -6,7 +6,7 @@ import { defineStage, type DocumentContext } from "../../core/plugin.js";
 import { windowPagesOf } from "../../core/stage-operators.js";
 import type { PageRecord } from "../../core/records.js";
 import { textFrameToDisplay, type DisplayMatrix } from "../../text/page-boxes.js";
-import { readDrawnSegments } from "./page-drawing.js";
+import { readDrawnSegments, separatePaintedPaths } from "./page-drawing.js";
 import { documentLineGap, hasGeometricTable, layoutLines, withDrawnRules, layoutParagraphs, monospacedShare, type LayoutOptions, type PageLayout, type PageLines } from "./page-layout.js";
 import { withBlockRoles } from "../../text/block-roles.js";
 import { readOutline } from "./document-outline.js";
@@ -246,10 +246,11 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions,
   try {
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent({ includeMarkedContent: true });
+    const { items: textItems, paths } = separatePaintedPaths(content.items);
     fonts.cache.pageRead(Object.keys(content.styles));
     // Form values and free-text annotations are drawn by annotations, not by the content.
     const annotations = (await page.getAnnotations({ intent: "display" }).catch(() => [])) as PdfAnnotation[];
-    const items = annotations.length ? [...content.items, ...formItems(annotations, content.items.filter((it): it is TextItem => "str" in it))] : content.items;
+    const items = annotations.length ? [...textItems, ...formItems(annotations, textItems.filter((it): it is TextItem => "str" in it))] : textItems;
     // The structure tree is only fetched for pages that mark content with MCIDs.
     const tagged = layout.readingOrder !== "geometry" && items.some((it) => "id" in it && it.id);
     const tree = tagged ? ((await page.getStructTree().catch(() => null)) as StructTreeNode | null) : null;
@@ -257,7 +258,7 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions,
     let lines = layoutLines(items, content.styles as PdfFontStyles, tree, layout, frame, fonts.cells);
     // A table found from the words alone is found again with the rules the page draws.
     if (hasGeometricTable(lines)) {
-      const segments = await readDrawnSegments(page).catch(() => []);
+      const segments = await readDrawnSegments(page, paths).catch(() => []);
       if (segments.length) lines = withDrawnRules(lines, segments);
     }
     renameFonts(lines.sections, fonts.names, content.styles as PdfFontStyles);
