@@ -38,23 +38,35 @@ const placedImages = {
 
 /**
  * 3. `getTextContent` asks for the text's transform twice for every glyph it reads, each time
- * multiplying three matrices through `Util.transform`, a helper every part of pdf.js calls with
- * arrays of every kind (so V8 cannot specialise it) and that allocates a matrix per product. The
- * product is written out in place instead: the same multiplications and additions, in the same
- * order (the text matrix by the text-space matrix, then the CTM by that), so every coordinate is
- * the same to the bit; only the intermediate matrix and the helper's calls are gone. It was 14 %
- * of the extract stage's CPU on the perf corpus.
+ * building the text-space matrix and multiplying three matrices through `Util.transform`, a
+ * helper every part of pdf.js calls with arrays of every kind (so V8 cannot specialise it) and
+ * that allocates a matrix per product: four arrays a glyph, most of the parser's garbage. The
+ * product is written out in place instead: the same multiplications and additions in the same
+ * order (the text matrix by the text-space matrix, then the CTM by that; a text-space entry that
+ * is 0 is multiplied as 0, so a -0 or a NaN comes out as before), so every coordinate is the same
+ * to the bit. The position compared with the last glyph's is written into one array kept for it
+ * (it is read there and never kept); the transforms that items keep are new arrays as before.
  */
-const textTransform = {
-  what: "getCurrentTextTransform's matrix products",
-  pattern: /return ([\w$]+)\.transform\(([\w$]+)\.ctm,\1\.transform\(\2\.textMatrix,([\w$]+)\)\)\}/g,
-  replace:
-    "const m$=$2.textMatrix,c$=$2.ctm,s$=$3," +
-    "i0$=m$[0]*s$[0]+m$[2]*s$[1],i1$=m$[1]*s$[0]+m$[3]*s$[1],i2$=m$[0]*s$[2]+m$[2]*s$[3]," +
-    "i3$=m$[1]*s$[2]+m$[3]*s$[3],i4$=m$[0]*s$[4]+m$[2]*s$[5]+m$[4],i5$=m$[1]*s$[4]+m$[3]*s$[5]+m$[5];" +
-    "return[c$[0]*i0$+c$[2]*i1$,c$[1]*i0$+c$[3]*i1$,c$[0]*i2$+c$[2]*i3$,c$[1]*i2$+c$[3]*i3$," +
-    "c$[0]*i4$+c$[2]*i5$+c$[4],c$[1]*i4$+c$[3]*i5$+c$[5]]}",
-};
+const textTransform = [
+  {
+    what: "getCurrentTextTransform",
+    pattern:
+      /function getCurrentTextTransform\(\)\{const ([\w$]+)=([\w$]+)\.font,([\w$]+)=\[\2\.fontSize\*\2\.textHScale,0,0,\2\.fontSize,0,\2\.textRise\];if\(\1\.isType3Font&&\(\2\.fontSize<=1\|\|\1\.isCharBBox\)&&!([\w$]+)\(\2\.fontMatrix,([\w$]+)\)\)\{const ([\w$]+)=\1\.bbox\[3\]-\1\.bbox\[1\];\6>0&&\(\3\[3\]\*=\6\*\2\.fontMatrix\[3\]\)\}return ([\w$]+)\.transform\(\2\.ctm,\7\.transform\(\2\.textMatrix,\3\)\)\}/g,
+    replace:
+      "function getCurrentTextTransform(out$=new Array(6)){const $1=$2.font,s0$=$2.fontSize*$2.textHScale,s5$=$2.textRise;let s3$=$2.fontSize;" +
+      "if($1.isType3Font&&($2.fontSize<=1||$1.isCharBBox)&&!$4($2.fontMatrix,$5)){const $6=$1.bbox[3]-$1.bbox[1];$6>0&&(s3$*=$6*$2.fontMatrix[3])}" +
+      "const m$=$2.textMatrix,c$=$2.ctm," +
+      "i0$=m$[0]*s0$+m$[2]*0,i1$=m$[1]*s0$+m$[3]*0,i2$=m$[0]*0+m$[2]*s3$," +
+      "i3$=m$[1]*0+m$[3]*s3$,i4$=m$[0]*0+m$[2]*s5$+m$[4],i5$=m$[1]*0+m$[3]*s5$+m$[5];" +
+      "out$[0]=c$[0]*i0$+c$[2]*i1$;out$[1]=c$[1]*i0$+c$[3]*i1$;out$[2]=c$[0]*i2$+c$[2]*i3$;out$[3]=c$[1]*i2$+c$[3]*i3$;" +
+      "out$[4]=c$[0]*i4$+c$[2]*i5$+c$[4];out$[5]=c$[1]*i4$+c$[3]*i5$+c$[5];return out$}",
+  },
+  {
+    what: "compareWithLastPosition's transform",
+    pattern: /function compareWithLastPosition\(([\w$]+)\)\{const ([\w$]+)=getCurrentTextTransform\(\);/g,
+    replace: "const positionNow$=[0,0,0,0,0,0];function compareWithLastPosition($1){const $2=getCurrentTextTransform(positionNow$);",
+  },
+];
 
 /**
  * 6. `getTextContent` reads every operator of a page and passes over those that draw paths. It
@@ -90,7 +102,7 @@ const paintedPaths = [
   },
 ];
 
-export const WORKER_PATCHES = [fontNames, placedImages, textTransform, ...paintedPaths];
+export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths];
 
 /**
  * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top
