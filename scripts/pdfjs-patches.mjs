@@ -69,6 +69,21 @@ const textTransform = [
 ];
 
 /**
+ * 7. The text state is saved at every `q` and at every change of font or size, as a clone made
+ * with `Object.create(this)`: each clone's prototype is the state it was made from. Every clone
+ * then has a hidden class of its own, so the property reads of the text pass (font, size,
+ * matrices, for every glyph) meet a new shape at each state and V8 gives up specialising them,
+ * and each state made a prototype is reshaped as one. A clone copies every field as its own
+ * (Object.assign), so nothing is read through that chain: clones are made on TextState's own
+ * prototype instead, with the same fields and values.
+ */
+const textStateClone = {
+  what: "TextState's clone",
+  pattern: /(class TextState\{[^]*?clone\(\)\{const [\w$]+=Object\.assign\(Object\.create\()this(\),this\);)/g,
+  replace: "$1TextState.prototype$2",
+};
+
+/**
  * 6. `getTextContent` reads every operator of a page and passes over those that draw paths. It
  * now records what `getOperatorList` would give for them, so that extraction can find a table's
  * drawn rules (src/stages/extract/painted-paths.ts) without pdf.js parsing the page a second time:
@@ -102,7 +117,7 @@ const paintedPaths = [
   },
 ];
 
-export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths];
+export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone];
 
 /**
  * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top
