@@ -20,11 +20,30 @@ export interface BrokenWordOptions {
 }
 
 /** A line that ends in a word and a hyphen glued to it, or a soft hyphen. */
-export const BROKEN_END = /([\p{L}\p{N}]+)([-\u2010\u2011\u00AD])$/u;
+const BROKEN_END = /([\p{L}\p{N}]+)([-\u2010\u2011\u00AD])$/u;
 /** Justified text sometimes sets the break hyphen apart ("pre -"): joined only on evidence. */
 const SPACED_END = /(\p{L}+) [-\u2010\u2011]$/u;
 /** A line that ends in a letter: a word that goes on on the next line when the hyphen was lost. */
 const BARE_END = /(\p{L}+)$/u;
+
+// Each end is looked for in the line's last word (the last two for a spaced hyphen), which holds
+// all of what it matches: the same match, without the pattern being tried from every position of
+// the line (the dehyphenate stage asks this of every line of every paragraph).
+
+/** The word and the hyphen a line ends in, glued (BROKEN_END): [, word, hyphen]. */
+export function brokenEnd(line: string): RegExpExecArray | null {
+  return BROKEN_END.exec(line.slice(line.lastIndexOf(" ") + 1));
+}
+
+/** The word a line ends in before a hyphen set apart (SPACED_END): [, word]. */
+function spacedEnd(line: string): RegExpExecArray | null {
+  return SPACED_END.exec(line.slice(line.lastIndexOf(" ", line.length - 3) + 1));
+}
+
+/** The letters a line ends in (BARE_END): [, word]. */
+function bareEnd(line: string): RegExpExecArray | null {
+  return BARE_END.exec(line.slice(line.lastIndexOf(" ") + 1));
+}
 export const FIRST_CHUNK = /^(\S+)/u;
 export const FIRST_WORD = /^[\p{L}\p{N}]+/u;
 
@@ -60,9 +79,9 @@ export function joinBrokenWords(pages: readonly PageRecord[], evidence: WordEvid
     const chunk = FIRST_CHUNK.exec(below)?.[1];
     const right = chunk ? FIRST_WORD.exec(chunk)?.[0] : undefined;
     if (!chunk || !right) continue;
-    const broken = BROKEN_END.exec(above);
-    const spaced = broken ? null : SPACED_END.exec(above);
-    const bare = broken || spaced || !lostHyphens ? null : BARE_END.exec(above);
+    const broken = brokenEnd(above);
+    const spaced = broken ? null : spacedEnd(above);
+    const bare = broken || spaced || !lostHyphens ? null : bareEnd(above);
     let keptText: string;
     let left: string;
     let join: boolean;
@@ -116,9 +135,9 @@ function losesHyphens(pairs: readonly [Place, Place][], texts: readonly string[]
     const above = texts[upper.page]![upper.line]!;
     const right = firstWord(texts[lower.page]![lower.line]!);
     if (!right) continue;
-    if (BROKEN_END.test(above)) visible++;
+    if (brokenEnd(above)) visible++;
     else {
-      const bare = BARE_END.exec(above);
+      const bare = bareEnd(above);
       if (bare && isLostBreak(bare[1]!, right, evidence, edges)) lost++;
     }
   }
@@ -149,7 +168,7 @@ function lineEdgeWords(pairs: readonly [Place, Place][], texts: readonly string[
     if (word) edges.set(word.toLowerCase(), (edges.get(word.toLowerCase()) ?? 0) + 1);
   };
   for (const [upper, lower] of pairs) {
-    add(BARE_END.exec(texts[upper.page]![upper.line]!)?.[1]);
+    add(bareEnd(texts[upper.page]![upper.line]!)?.[1]);
     add(firstWord(texts[lower.page]![lower.line]!));
   }
   return edges;

@@ -8,7 +8,7 @@
 import type { Dehyphenation, Line, PageRecord } from "../../core/records.js";
 import { joinCellLines } from "../../text/line-join.js";
 import { rerender } from "../../text/page-edit.js";
-import { BROKEN_END, FIRST_CHUNK, FIRST_WORD } from "./broken-words.js";
+import { brokenEnd, FIRST_CHUNK, FIRST_WORD } from "./broken-words.js";
 import { decideHyphen, type WordEvidence } from "./hyphen-decision.js";
 
 export function joinBrokenCellWords(page: PageRecord, evidence: WordEvidence): PageRecord {
@@ -23,7 +23,7 @@ function withCellsDecided(line: Line, cells: readonly string[], evidence: WordEv
     if (!cell.includes("\n")) return cell;
     const printed = cell.split("\n");
     for (let i = 0; i + 1 < printed.length; i++) {
-      const broken = BROKEN_END.exec(printed[i]!);
+      const broken = brokenEnd(printed[i]!);
       const chunk = FIRST_CHUNK.exec(printed[i + 1]!)?.[1];
       const right = chunk ? FIRST_WORD.exec(chunk)?.[0] : undefined;
       if (!broken || !chunk || !right) continue;
