@@ -98,18 +98,21 @@ await build({
   banner: { js: 'import { createRequire as __pagestreamCreateRequire } from "node:module"; const require = __pagestreamCreateRequire(import.meta.url);' },
 });
 
-// The extraction worker, as one CommonJS file, dist/run/extraction-worker.cjs: not an ES module,
-// because the worker of a one-page `pagestream extract` is mostly start-up, and Node 20's ES
-// module loader was ~0.09 s of it (Node 22+ keeps a CommonJS module's code in its compile cache
-// as well). Its `import.meta.url` (how pagestream finds its files and pdf.js) is the file's URL.
-await build({
+// The extraction worker, as one CommonJS file, dist/run/extraction-worker-main.cjs: not an ES
+// module, because the worker of a one-page `pagestream extract` is mostly start-up, and Node 20's
+// ES module loader was ~0.09 s of it (Node 22+ keeps a CommonJS module's code in its compile
+// cache as well). Its `import.meta.url` (how pagestream finds its files and pdf.js) is the file's
+// URL. The process starts from dist/run/extraction-worker.cjs, which runs it with a code cache
+// (src/run/extraction-worker-start.ts).
+const worker = {
   ...common,
-  entryPoints: { "run/extraction-worker": "src/run/extraction-worker.ts" },
   outExtension: { ".js": ".cjs" },
   format: "cjs",
   define: { "import.meta.url": "__importMetaUrl" },
   banner: { js: 'var __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-});
+};
+await build({ ...worker, entryPoints: { "run/extraction-worker-main": "src/run/extraction-worker.ts" } });
+await build({ ...worker, entryPoints: { "run/extraction-worker": "src/run/extraction-worker-start.ts" } });
 
 // The package's bin: `npx pagestream` in a checkout runs the file itself, through its #! line.
 await chmod(join(root, "dist/cli.js"), 0o755);

@@ -40,8 +40,13 @@ export interface CachedScript {
   fromCache: boolean;
 }
 
-/** The scripts run in this process whose code is not cached yet. */
-const unsaved: Array<() => void> = [];
+/**
+ * The scripts run in this process whose code is not cached yet: one list for the process, kept on
+ * a global, because the extraction worker's start and the worker it runs are two bundles, each
+ * with a copy of this module (extraction-worker-start.ts), and the worker saves both.
+ */
+const UNSAVED = Symbol.for("pagestream.unsavedCodeCaches");
+const unsaved: Array<() => void> = ((globalThis as { [UNSAVED]?: Array<() => void> })[UNSAVED] ??= []);
 
 /**
  * Writes the code compiled so far of every script run here that did not come from the cache;

@@ -7,6 +7,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { AnySpec, ComponentKind, SinkSpec, SourceSpec, StageSpec } from "../core/plugin.js";
+import { importAtRunTime } from "../runtime-import.js";
 
 type Loader<T> = () => Promise<{ default: T }>;
 
@@ -48,7 +49,7 @@ export async function loadSpec<K extends ComponentKind>(kind: K, type: string, b
     const url = pathToFileURL(resolve(baseDir, type)).href;
     let mod: { default?: unknown };
     try {
-      mod = await import(url);
+      mod = await importAtRunTime(url);
     } catch (err) {
       throw new Error(`cannot load ${kind} module ${type}: ${(err as Error).message}`);
     }

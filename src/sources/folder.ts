@@ -10,6 +10,7 @@ import { fileItem } from "./folder-item.js";
 import { nameText } from "./folder-names.js";
 import { filesMatching, LossyNames, REPLACEMENT } from "./lossy-names.js";
 import { globOptions, pathFilter, type PathFilter } from "./path-filter.js";
+import { importAtRunTime } from "../runtime-import.js";
 
 const options = z.strictObject({
   path: z.string().min(1).describe("The folder to read, relative to the pipeline file."),
@@ -274,7 +275,7 @@ function watchFolder(root: string, options: WalkOptions, lossyNames: LossyNames,
   const rel = (path: string) => relative(root, path).split(sep).join("/");
   // Lossy names waiting to be quiet for the stable time, by their path under the folder.
   const quieting = new Map<string, NodeJS.Timeout>();
-  const watcher = import("chokidar").then(({ watch }) => {
+  const watcher = importAtRunTime<typeof import("chokidar")>("chokidar").then(({ watch }) => {
     const w = watch(root, {
       ignoreInitial: true,
       alwaysStat: true,

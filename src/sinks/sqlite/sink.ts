@@ -9,6 +9,7 @@ import { ArchiveRefused, checkFullTextTables, hardenConnection } from "./fts-tab
 import { ArchiveWriter } from "./archive-writer.js";
 import { describeSource, recordOrigin } from "./archive-origin.js";
 import { ARCHIVE_SCHEMA_VERSION, documentRows } from "./document-rows.js";
+import { importAtRunTime } from "../../runtime-import.js";
 
 const options = z.strictObject({
   path: z.string().min(1).default("out/archive.sqlite").describe("The SQLite file to write (created when missing), relative to the pipeline file."),
@@ -50,7 +51,7 @@ export default defineSink({
     const target = resolve(context.baseDir, opts.path);
     await checkWritable(target, "file", opts.path);
     if (!existsSync(target)) return `${opts.path} can be created`;
-    const { default: Database } = await import("better-sqlite3");
+    const { default: Database } = await importAtRunTime<{ default: typeof import("better-sqlite3") }>("better-sqlite3");
     let db: InstanceType<typeof Database> | undefined;
     try {
       db = new Database(target, { readonly: true, fileMustExist: true });
@@ -72,7 +73,7 @@ export default defineSink({
   async create(opts, context) {
     const target = resolve(context.baseDir, opts.path);
     await ensureFolder(dirname(target));
-    const { default: Database } = await import("better-sqlite3");
+    const { default: Database } = await importAtRunTime<{ default: typeof import("better-sqlite3") }>("better-sqlite3");
     // A full disk or a read-only folder names the archive and the cause; other errors are the archive's own.
     const failure = (err: unknown) => (isStorageError(err) ? outputError(err, target) : err);
     let db: InstanceType<typeof Database>;

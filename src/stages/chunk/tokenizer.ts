@@ -7,6 +7,8 @@
  * Text that spells a special token (`<|endoftext|>`) is counted as the plain text it is: a PDF
  * may quote one, and gpt-tokenizer's default would throw on it.
  */
+import { importAtRunTime } from "../../runtime-import.js";
+
 export const ENCODINGS = ["cl100k_base", "o200k_base"] as const;
 export type EncodingName = (typeof ENCODINGS)[number];
 
@@ -25,7 +27,9 @@ const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 export async function loadTokenizer(encoding: EncodingName): Promise<Tokenizer> {
   const mod =
-    encoding === "o200k_base" ? await import("gpt-tokenizer/encoding/o200k_base") : await import("gpt-tokenizer/encoding/cl100k_base");
+    encoding === "o200k_base"
+      ? await importAtRunTime<typeof import("gpt-tokenizer/encoding/o200k_base")>("gpt-tokenizer/encoding/o200k_base")
+      : await importAtRunTime<typeof import("gpt-tokenizer/encoding/cl100k_base")>("gpt-tokenizer/encoding/cl100k_base");
   return {
     name: TOKENIZER_NAME,
     encoding,
