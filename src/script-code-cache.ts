@@ -4,8 +4,8 @@
  * the code it compiled at an earlier start (`vm.Script` with `cachedData`), and the process that
  * ran it first writes that code out once it has been used
  * (`createCachedData()` then holds the functions compiled lazily while it ran, not only the top
- * level). Used for pdf.js in the extraction worker (see pdfjs-loader.ts), where compiling it
- * was ~0.1 s of every start.
+ * level). Used in the extraction worker for pdf.js (see pdfjs-loader.ts), where compiling it
+ * was ~0.1 s of every start, and for the worker's own bundle (run/extraction-worker-start.ts).
  *
  * Why not v8-compile-cache: it hooks `require` for every CommonJS module of the process and
  * saves the code as compiled before running, without the lazily compiled functions; pdf.js is
@@ -13,7 +13,8 @@
  *
  * A script run here cannot `import()`: on Node 20 a script compiled from cached data loses its
  * dynamic import callback ("A dynamic import callback was not specified"), so it is given none
- * at all, and behaves the same with a cache and without. pdf.js imports only for what
+ * at all, and behaves the same with a cache and without; the worker imports through its entry's
+ * (runtime-import.ts). pdf.js imports only for what
  * pagestream does not use (its fake worker, its WebAssembly decoders' JavaScript fallbacks, which
  * need a `wasmUrl` it is never given), and those calls reject as they did before.
  *
