@@ -20,21 +20,8 @@ if (mode === "built") {
   // The polyfills pdf.js needs on Node 20, as pagestream's loader applies them.
   for (const polyfill of ["promise-with-resolvers.js", "array-buffer-transfer.js"]) await import(pathToFileURL(join(root, "dist", "stages", "extract", polyfill)).href);
   const pdfjs = await import(pathToFileURL(join(pdfjsDir, "legacy", "build", "pdf.mjs")).href);
-  open = (data) =>
-    pdfjs.getDocument({
-      data,
-      disableFontFace: true,
-      useSystemFonts: false,
-      useWorkerFetch: false,
-      enableXfa: false,
-      isImageDecoderSupported: false,
-      isOffscreenCanvasSupported: false,
-      stopAtErrors: false,
-      verbosity: pdfjs.VerbosityLevel.ERRORS,
-      standardFontDataUrl: join(pdfjsDir, "standard_fonts") + "/",
-      cMapUrl: join(pdfjsDir, "cmaps") + "/",
-      cMapPacked: true,
-    }).promise;
+  const { documentParameters } = await import(pathToFileURL(join(root, "dist", "stages", "extract", "pdfjs-loader.js")).href);
+  open = (data) => pdfjs.getDocument(documentParameters(pdfjs, data)).promise;
 }
 
 /** JSON that keeps -0 apart from 0. */

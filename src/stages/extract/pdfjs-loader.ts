@@ -78,7 +78,18 @@ export interface OpenOptions {
  */
 export async function openPdf(bytes: Uint8Array, options: OpenOptions = {}): Promise<PDFDocumentProxy> {
   const pdfjs = await loadPdfJs();
-  const task = pdfjs.getDocument({
+  const task = pdfjs.getDocument(documentParameters(pdfjs, bytes, options));
+  try {
+    return await task.promise;
+  } catch (err) {
+    await task.destroy().catch(() => {});
+    throw classifyOpenError(err);
+  }
+}
+
+/** What `openPdf` hands `pdfjs.getDocument` (exported for tests that open a PDF with another pdf.js the same way). */
+export function documentParameters(pdfjs: Pick<PdfJs, "VerbosityLevel">, bytes: Uint8Array, options: OpenOptions = {}): Parameters<PdfJs["getDocument"]>[0] {
+  return {
     data: bytes.slice(),
     password: options.password,
     disableFontFace: true,
@@ -93,13 +104,7 @@ export async function openPdf(bytes: Uint8Array, options: OpenOptions = {}): Pro
     cMapUrl: join(pdfjsDir, "cmaps") + "/",
     cMapPacked: true,
     ...(options.placeImagesOnly && patched ? { maxImageSize: 1 } : {}),
-  });
-  try {
-    return await task.promise;
-  } catch (err) {
-    await task.destroy().catch(() => {});
-    throw classifyOpenError(err);
-  }
+  };
 }
 
 /** Maps what pdf.js throws while opening a file to a document error with a code. */
