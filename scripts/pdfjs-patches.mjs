@@ -69,30 +69,17 @@ const textTransform = [
 ];
 
 /**
- * 7. The text state is saved at every `q` and at every change of font or size, as a clone made
- * with `Object.create(this)`: each clone's prototype is the state it was made from. Every clone
- * then has a hidden class of its own, so the property reads of the text pass (font, size,
- * matrices, for every glyph) meet a new shape at each state and V8 gives up specialising them,
- * and each state made a prototype is reshaped as one. A clone copies every field as its own
- * (Object.assign), so nothing is read through that chain: clones are made on TextState's own
- * prototype instead, with the same fields and values.
- */
-const textStateClone = {
-  what: "TextState's clone",
-  pattern: /(class TextState\{[^]*?clone\(\)\{const [\w$]+=Object\.assign\(Object\.create\()this(\),this\);)/g,
-  replace: "$1TextState.prototype$2",
-};
-
-/**
  * 6. `getTextContent` reads every operator of a page and passes over those that draw paths. It
  * now records what `getOperatorList` would give for them, so that extraction can find a table's
- * drawn rules (src/stages/extract/painted-paths.ts) without pdf.js parsing the page a second time:
+ * drawn rules (src/stages/extract/page-drawing.ts, rulings.ts) without pdf.js parsing the page a second time:
  * at each operator that strokes or fills a path, an item `{ type: "paintedPath", paint, path,
  * ctm }`, where `paint` is the operator, `path` the path as `getOperatorList`'s `constructPath`
  * encodes it (pdf.js's DrawOPS, in a Float32Array: built exactly as its `buildPath` builds it)
  * and `ctm` the transformation matrix in force (the text state's, which a form's matrix and `cm`
  * change as they change the operator list's). A path only ended (`n`, after a clip) or empty is
- * not recorded, nor is a path drawn by a form that has no text, which `getTextContent` skips.
+ * not recorded, as the rules never read one. A form XObject is read as `getTextContent` reads it
+ * (its items come in order, its matrix in the CTM); one that paints a path is no longer taken for
+ * empty by its cache of forms without text.
  */
 const PATH_OPS = { moveTo: 13, endPath: 28 };
 const paintedPathsRecorder = `(content=>{let path=[],x=0,y=0;return(fn,a,ctm)=>{switch(fn){
@@ -116,6 +103,21 @@ const paintedPaths = [
     replace: `$1=$2.state;$3||=$1.clone();const $4=$5.fn;$6=$5.args;if($4>=${PATH_OPS.moveTo}&&$4<=${PATH_OPS.endPath}){pagestreamPaintedPath($4,$6,$1.ctm);continue}switch(0|$4){`,
   },
 ];
+
+/**
+ * 7. The text state is saved at every `q` and at every change of font or size, as a clone made
+ * with `Object.create(this)`: each clone's prototype is the state it was made from. Every clone
+ * then has a hidden class of its own, so the property reads of the text pass (font, size,
+ * matrices, for every glyph) meet a new shape at each state and V8 gives up specialising them,
+ * and each state made a prototype is reshaped as one. A clone copies every field as its own
+ * (Object.assign), so nothing is read through that chain: clones are made on TextState's own
+ * prototype instead, with the same fields and values.
+ */
+const textStateClone = {
+  what: "TextState's clone",
+  pattern: /(class TextState\{[^]*?clone\(\)\{const [\w$]+=Object\.assign\(Object\.create\()this(\),this\);)/g,
+  replace: "$1TextState.prototype$2",
+};
 
 export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone];
 
