@@ -53,7 +53,7 @@ const textTransform = [
     pattern:
       /function getCurrentTextTransform\(\)\{const ([\w$]+)=([\w$]+)\.font,([\w$]+)=\[\2\.fontSize\*\2\.textHScale,0,0,\2\.fontSize,0,\2\.textRise\];if\(\1\.isType3Font&&\(\2\.fontSize<=1\|\|\1\.isCharBBox\)&&!([\w$]+)\(\2\.fontMatrix,([\w$]+)\)\)\{const ([\w$]+)=\1\.bbox\[3\]-\1\.bbox\[1\];\6>0&&\(\3\[3\]\*=\6\*\2\.fontMatrix\[3\]\)\}return ([\w$]+)\.transform\(\2\.ctm,\7\.transform\(\2\.textMatrix,\3\)\)\}/g,
     replace:
-      "function getCurrentTextTransform(out$=new Array(6)){const $1=$2.font,s0$=$2.fontSize*$2.textHScale,s5$=$2.textRise;let s3$=$2.fontSize;" +
+      "function getCurrentTextTransform(out$=[0,0,0,0,0,0]){const $1=$2.font,s0$=$2.fontSize*$2.textHScale,s5$=$2.textRise;let s3$=$2.fontSize;" +
       "if($1.isType3Font&&($2.fontSize<=1||$1.isCharBBox)&&!$4($2.fontMatrix,$5)){const $6=$1.bbox[3]-$1.bbox[1];$6>0&&(s3$*=$6*$2.fontMatrix[3])}" +
       "const m$=$2.textMatrix,c$=$2.ctm," +
       "i0$=m$[0]*s0$+m$[2]*0,i1$=m$[1]*s0$+m$[3]*0,i2$=m$[0]*0+m$[2]*s3$," +

@@ -20,5 +20,5 @@ import { runScriptWithCodeCache } from "../script-code-cache.js";
 // A script compiled from cached data has no import() of its own on Node 20: the worker uses this file's.
 lendImport((specifier) => import(specifier));
 const main = join(dirname(fileURLToPath(import.meta.url)), "extraction-worker-main.cjs");
-const module = { exports: {} };
-runScriptWithCodeCache(main, readFileSync(main, "utf8"), ["exports", "require", "module", "__filename", "__dirname"], [module.exports, createRequire(main), module, main, dirname(main)]);
+const mainModule = { exports: {} };
+runScriptWithCodeCache(main, readFileSync(main, "utf8"), ["exports", "require", "module", "__filename", "__dirname"], [mainModule.exports, createRequire(main), mainModule, main, dirname(main)]);
