@@ -119,7 +119,21 @@ const textStateClone = {
   replace: "$1TextState.prototype$2",
 };
 
-export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone];
+/**
+ * 8. With font faces off (pagestream never loads one), `getOperatorList` builds the outline of
+ * every glyph a page shows and sends each to the API, for a canvas to fill them. A document
+ * opened with `maxImageSize` 1 (patch 2: extraction, whose images are never decoded, so whose
+ * pages are never drawn) asks the operator list only what a page paints (page-probe.ts), so no
+ * outline is built for it: the operator list is the same. A document opened to be drawn (OCR's
+ * rendering) keeps them.
+ */
+const glyphOutlinesForDrawing = {
+  what: "handleText's buildFontPaths",
+  pattern: /(handleText\(([\w$]+),([\w$]+)\)\{const ([\w$]+)=\3\.font,([\w$]+)=\4\.charsToGlyphs\(\2\);if\(\4\.data)\)\{/g,
+  replace: "$1&&1!==this.options.maxImageSize){",
+};
+
+export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing];
 
 /**
  * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top

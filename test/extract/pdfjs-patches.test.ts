@@ -3,8 +3,9 @@
  * text transform written out in place (patch 3) and the text chunks handed over uncopied (patch
  * 5) must give every page's text content exactly as published pdf.js gives it, every position
  * to the bit; the paths its text pass records (patch 6) must give the drawn rules the operator
- * list gives. Compared on every PDF committed under fixtures/ and on pages that set their text's
- * transform and draw their paths every way a content stream can.
+ * list gives; a document opened for extraction builds no glyph outlines (patch 8), with the same
+ * operator list. Compared on every PDF committed under fixtures/ and on pages that set their
+ * text's transform and draw their paths every way a content stream can.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -66,5 +67,38 @@ describe("the built pdf.js's text content", () => {
       }
     }
     expect(ruled).toBeGreaterThan(10);
+  }, 120_000);
+
+  it("builds no glyph outlines for a document opened for extraction, and lists the same operators as for one opened to be drawn", async () => {
+    const fixtures = readdirSync(join(root, "fixtures"))
+      .filter((name) => name.endsWith(".pdf"))
+      .map((name) => readFileSync(join(root, "fixtures", name)));
+    /** Per page: the operator list (images and their dependencies aside: only a drawn document decodes them) and how many glyph outlines were sent. */
+    const read = async (bytes: Buffer, placeImagesOnly: boolean) => {
+      const { OPS } = await loadPdfJs();
+      const images = new Set(Object.entries(OPS).flatMap(([name, fn]) => (/Image|^dependency$/.test(name) ? [fn] : [])));
+      const pdf = await openPdf(new Uint8Array(bytes), { placeImagesOnly });
+      try {
+        const pages: { fns: number[]; outlines: number }[] = [];
+        for (let n = 1; n <= pdf.numPages; n++) {
+          const page = await pdf.getPage(n);
+          const list = await page.getOperatorList();
+          const outlines = [...page.commonObjs].filter(([id]) => String(id).includes("_path_")).length;
+          pages.push({ fns: list.fnArray.filter((fn) => !images.has(fn)), outlines });
+        }
+        return pages;
+      } finally {
+        await pdf.loadingTask.destroy();
+      }
+    };
+    let drawnOutlines = 0;
+    for (const bytes of fixtures) {
+      const [drawn, extracted] = [await read(bytes, false), await read(bytes, true)];
+      expect(extracted.map((p) => p.fns)).toEqual(drawn.map((p) => p.fns));
+      expect(extracted.every((p) => p.outlines === 0)).toBe(true);
+      drawnOutlines += drawn.reduce((sum, p) => sum + p.outlines, 0);
+    }
+    // A document opened to be drawn (OCR's rendering) still gets them.
+    expect(drawnOutlines).toBeGreaterThan(100);
   }, 120_000);
 });
