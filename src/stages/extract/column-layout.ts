@@ -57,6 +57,19 @@ interface CutState {
   /** Ruled grids (tables the page draws): no gutter runs through one. */
   grids: readonly Box[];
   gutters: Box[];
+  /** What holdsColumns found for each side it was asked about (sideKey), for the whole page. */
+  sides: SideAnswers;
+}
+
+/**
+ * holdsColumns's answers, by the side's rows and the depth asked at: nearby candidate gutters of
+ * a page leave the same side, and each question is a search of its own (about half of a dense
+ * page's are asked again).
+ */
+interface SideAnswers {
+  answers: Map<string, boolean>;
+  /** A number per fragment of the page, for sideKey. */
+  ids: Map<Fragment, number>;
 }
 
 export interface Fragment {
@@ -87,7 +100,7 @@ export interface PageFrame {
 
 export function orderByColumns(lines: readonly Line[], options: ColumnOptions, frame?: PageFrame, grids: readonly Box[] = []): ColumnOrder {
   const rows = lines.map((line) => ({ fragments: fragmentsOf(line.runs, options.gutterRatio), y: line.y }));
-  const state: CutState = { uncertain: false, grids, gutters: [] };
+  const state: CutState = { uncertain: false, grids, gutters: [], sides: { answers: new Map(), ids: new Map() } };
   const halves = frame && frame.width > frame.height ? twoUpHalves(rows) : undefined;
   const parts = halves
     ? halves.flatMap((half, k) => orderRows(half, options, state).map((p, i) => (k === 1 && i === 0 ? { ...p, flowBreak: true } : p)))
@@ -277,7 +290,7 @@ function findGutter(
     }
     if (tried.has(key)) return;
     tried.add(key);
-    const verdict = judge(rows, candidate, options, depth, state.grids);
+    const verdict = judge(rows, candidate, options, depth, state.grids, state.sides);
     if (verdict === "uncertain") state.uncertain = true;
     // Columns of text before blocks; the tallest run of either.
     const better = !best || (verdict === "columns" && best.verdict === "blocks") || (verdict === best.verdict && candidate.end - candidate.start > best.end - best.start);
@@ -400,25 +413,26 @@ function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: nu
   const below: (Seen | undefined)[] = [];
   const above: (Seen | undefined)[] = [];
   const walk = (memo: (Seen | undefined)[], from: number, step: 1 | -1, x0: number, x1: number): Walked => {
-    const path: { i: number; x0: number; x1: number }[] = [];
+    // The rows passed and the strip at each, three numbers a row.
+    const path: number[] = [];
     let strip = { x0, x1 };
     let i = from;
     let found: Walked | undefined;
     for (; i >= 0 && i < rows.length; i += step) {
       found = memo[i]?.get(strip.x0)?.get(strip.x1);
       if (found) break;
-      path.push({ i, ...strip });
+      path.push(i, strip.x0, strip.x1);
       const next = narrow(strip, rows[i]!);
       if (!next || next.x1 - next.x0 < minWidths[i]!) break;
       strip = next;
     }
     // `to` is the first row the strip did not pass (past the end: the page's edge).
-    const walked = found ?? { to: i, ...strip };
-    for (const { i, x0, x1 } of path) {
-      const byX0 = (memo[i] ??= new Map());
-      let byX1 = byX0.get(x0);
-      if (!byX1) byX0.set(x0, (byX1 = new Map()));
-      if (!byX1.has(x1)) byX1.set(x1, walked);
+    const walked = found ?? { to: i, x0: strip.x0, x1: strip.x1 };
+    for (let k = 0; k < path.length; k += 3) {
+      const byX0 = (memo[path[k]!] ??= new Map());
+      let byX1 = byX0.get(path[k + 1]!);
+      if (!byX1) byX0.set(path[k + 1]!, (byX1 = new Map()));
+      if (!byX1.has(path[k + 2]!)) byX1.set(path[k + 2]!, walked);
     }
     return walked;
   };
@@ -557,8 +571,16 @@ function narrow(strip: { x0: number; x1: number }, row: Row): { x0: number; x1: 
  */
 type Verdict = "columns" | "blocks" | "uncertain" | "none";
 
-function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number, grids: readonly Box[] = []): Verdict {
+function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number, grids: readonly Box[], sides: SideAnswers): Verdict {
+  if (sparseSide(rows, g)) return "none";
   const section = rows.slice(g.start, g.end);
+  // A gutter is wider than the gaps between words around it; a river of spaces down a page
+  // whose words are drawn one by one (an OCR layer) is not.
+  // A table the page draws ends at its border, whatever white its cells leave between words.
+  const strip = gutterBox(rows, g);
+  const besideGrid = grids.some((grid) => bordersGrid(strip, grid));
+  if (!besideGrid && narrowerThanWordGaps(section, g, GUTTER_OVER_WORD_GAP)) return "none";
+  // The sides are made only for a candidate past those two tests (most are not).
   const sideRows = (keep: (f: Fragment) => boolean) => section.map((r) => ({ fragments: r.fragments.filter(keep), y: r.y })).filter((r) => r.fragments.length > 0);
   const leftRows = sideRows((f) => f.x1 <= g.x0);
   const rightRows = sideRows((f) => f.x0 >= g.x1);
@@ -567,14 +589,7 @@ function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number, gr
   // A side that holds columns of its own (the two right columns of a three-column page, each
   // row holding one of them or both) reads as text when its columns do.
   const asText = (side: Row[]) =>
-    readsAsText(side.map((r) => r.fragments)) || (depth < MAX_NESTED_COLUMNS && holdsColumns(side, options, depth + 1));
-  if (left.length < MIN_ROWS_PER_SIDE || right.length < MIN_ROWS_PER_SIDE) return "none";
-  // A gutter is wider than the gaps between words around it; a river of spaces down a page
-  // whose words are drawn one by one (an OCR layer) is not.
-  // A table the page draws ends at its border, whatever white its cells leave between words.
-  const strip = gutterBox(rows, g);
-  const besideGrid = grids.some((grid) => bordersGrid(strip, grid));
-  if (!besideGrid && narrowerThanWordGaps(section, g, GUTTER_OVER_WORD_GAP)) return "none";
+    readsAsText(side.map((r) => r.fragments)) || (depth < MAX_NESTED_COLUMNS && holdsColumns(side, options, depth + 1, sides));
   // Rows that hold both sides on one baseline, against the side with fewer rows: a table's
   // cells, a label beside its paragraph and a list's markers pair with the other side nearly
   // always; a sidebar, a box or a column set on its own leading seldom does.
@@ -658,7 +673,7 @@ const MAX_NESTED_COLUMNS = 2;
  * side narrower than two of them in its smallest type holds none, and is not searched (the
  * bound is taken a hair short, so rounding never skips a side that could pass).
  */
-function holdsColumns(side: Row[], options: ColumnOptions, depth: number): boolean {
+function holdsColumns(side: Row[], options: ColumnOptions, depth: number, sides: SideAnswers): boolean {
   let x0 = Infinity;
   let x1 = -Infinity;
   let size = Infinity;
@@ -670,8 +685,28 @@ function holdsColumns(side: Row[], options: ColumnOptions, depth: number): boole
     }
   }
   if (x1 - x0 < 0.999 * 2 * MIN_TEXT_WIDTH_EMS * size) return false;
-  // Nothing outside this search reads its state: a throwaway one, and the first gutter found will do.
-  return findGutter(side, options, { uncertain: false, grids: [], gutters: [] }, depth, true) !== undefined;
+  const key = sideKey(side, depth, sides.ids);
+  let answer = sides.answers.get(key);
+  if (answer === undefined) {
+    // Nothing outside this search reads its state but the answers: a throwaway one, and the first gutter found will do.
+    answer = findGutter(side, options, { uncertain: false, grids: [], gutters: [], sides }, depth, true) !== undefined;
+    sides.answers.set(key, answer);
+  }
+  return answer;
+}
+
+/** A side by what decides holdsColumns's answer: the depth, and each row's baseline and fragments. */
+function sideKey(side: readonly Row[], depth: number, ids: Map<Fragment, number>): string {
+  let key = `${depth}`;
+  for (const row of side) {
+    key += `|${row.y}`;
+    for (const f of row.fragments) {
+      let id = ids.get(f);
+      if (id === undefined) ids.set(f, (id = ids.size));
+      key += `,${id}`;
+    }
+  }
+  return key;
 }
 
 /** How many times the typical gap between words a gutter must be: a loose justified line stretches its gaps about this far. */
@@ -854,16 +889,30 @@ export function readsAsText(rows: readonly (readonly Fragment[])[]): boolean {
   // of characters are alignment, never columns of prose to read one after the other.
   if (rows.every((fs) => fs.every((f) => f.runs.every((r) => r.monospace)))) return false;
   // A row of cells ("Justificatif PDF" … "1") is no line of prose however far its cells reach:
-  // a row counts its whole extent only when one fragment holds most of it.
-  const extents = rows
-    .map((fs) => {
-      const extent = Math.max(...fs.map((f) => f.x1)) - Math.min(...fs.map((f) => f.x0));
-      const widest = Math.max(...fs.map((f) => f.x1 - f.x0));
-      return widest >= MAIN_FRAGMENT_SHARE * extent ? extent : widest;
-    })
-    .sort((a, b) => a - b);
-  const span = maxOf(rows.flat(), (f) => f.x1) - minOf(rows.flat(), (f) => f.x0);
-  const sizes = rows.flat().map((f) => f.fontSize).sort((a, b) => a - b);
+  // a row counts its whole extent only when one fragment holds most of it. (Every side of every
+  // candidate gutter is asked this: loops, where maps and spreads made most of a dense page's garbage.)
+  const extents: number[] = [];
+  const sizes: number[] = [];
+  let left = Infinity;
+  let right = -Infinity;
+  for (const fs of rows) {
+    let x0 = Infinity;
+    let x1 = -Infinity;
+    let widest = -Infinity;
+    for (const f of fs) {
+      x0 = Math.min(x0, f.x0);
+      x1 = Math.max(x1, f.x1);
+      widest = Math.max(widest, f.x1 - f.x0);
+      sizes.push(f.fontSize);
+    }
+    const extent = x1 - x0;
+    extents.push(widest >= MAIN_FRAGMENT_SHARE * extent ? extent : widest);
+    left = Math.min(left, x0);
+    right = Math.max(right, x1);
+  }
+  extents.sort((a, b) => a - b);
+  sizes.sort((a, b) => a - b);
+  const span = right - left;
   const width = extents[Math.floor(extents.length / 2)]!;
   const size = sizes[Math.floor(sizes.length / 2)]!;
   return width >= MIN_TEXT_WIDTH_EMS * size && width >= MIN_TEXT_FILL * span;
