@@ -407,19 +407,23 @@ function bordersGrid(strip: Box, grid: Box): boolean {
  */
 function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: number, x0: number, x1: number) => Gutter {
   type Walked = { to: number; x0: number; x1: number };
-  /** Per row, by the strip's x0 and x1, where a walk from that row with that strip ends. */
-  type Seen = Map<number, Map<number, Walked>>;
+  /**
+   * Per row, by the strip's x0, where a walk from that row with that strip ends: a chain by x1,
+   * almost always of one (a Map per x0 cost most of the walks' time and garbage).
+   */
+  type Seen = Map<number, SeenStrip<Walked>>;
   // Made for a row when a walk first passes it: most of a page's searches (a side, a band) walk few rows.
   const below: (Seen | undefined)[] = [];
   const above: (Seen | undefined)[] = [];
+  // The rows a walk passed and the strip at each, three numbers a row (one walk at a time).
+  const path: number[] = [];
   const walk = (memo: (Seen | undefined)[], from: number, step: 1 | -1, x0: number, x1: number): Walked => {
-    // The rows passed and the strip at each, three numbers a row.
-    const path: number[] = [];
+    path.length = 0;
     let strip = { x0, x1 };
     let i = from;
     let found: Walked | undefined;
     for (; i >= 0 && i < rows.length; i += step) {
-      found = memo[i]?.get(strip.x0)?.get(strip.x1);
+      found = seenAt(memo[i], strip.x0, strip.x1);
       if (found) break;
       path.push(i, strip.x0, strip.x1);
       const next = narrow(strip, rows[i]!);
@@ -430,9 +434,10 @@ function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: nu
     const walked = found ?? { to: i, x0: strip.x0, x1: strip.x1 };
     for (let k = 0; k < path.length; k += 3) {
       const byX0 = (memo[path[k]!] ??= new Map());
-      let byX1 = byX0.get(path[k + 1]!);
-      if (!byX1) byX0.set(path[k + 1]!, (byX1 = new Map()));
-      if (!byX1.has(path[k + 2]!)) byX1.set(path[k + 2]!, walked);
+      const x0 = path[k + 1]!;
+      const x1 = path[k + 2]!;
+      // A strip passed twice by one walk keeps where the first pass ends, as a Map would.
+      if (seenAt(byX0, x0, x1) === undefined) byX0.set(x0, { x1, value: walked, next: byX0.get(x0) });
     }
     return walked;
   };
@@ -441,6 +446,19 @@ function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: nu
     const up = walk(above, r - 1, -1, down.x0, down.x1);
     return { x0: up.x0, x1: up.x1, start: up.to + 1, end: down.to };
   };
+}
+
+/** A remembered strip's x1 and what it leads to, and the strip remembered before it at the same x0. */
+interface SeenStrip<T> {
+  x1: number;
+  value: T;
+  next: SeenStrip<T> | undefined;
+}
+
+/** What is remembered for the strip (x0, x1), its ends compared as a Map compares keys (SameValueZero). */
+function seenAt<T>(byX0: Map<number, SeenStrip<T>> | undefined, x0: number, x1: number): T | undefined {
+  for (let e = byX0?.get(x0); e; e = e.next) if (e.x1 === x1 || (e.x1 !== e.x1 && x1 !== x1)) return e.value;
+  return undefined;
 }
 
 /** How far right of a column's left edge (in ems) a row of that column may start: an indent, a list item's body. */
@@ -457,23 +475,41 @@ const INDENT_EMS = 3;
  *   otherwise end the left column's text in mid-sentence.
  */
 function trimRunEnds(rows: readonly Row[], g: Gutter): Gutter {
-  const run = rows.slice(g.start, g.end);
-  // Each row's part right of the strip, once: the tests below all read it.
-  const rights = run.map((row) => row.fragments.filter((f) => f.x0 >= g.x1));
-  const rightOf = (i: number) => rights[i - g.start]!;
-  const fragments = rights.flat();
-  if (fragments.length === 0) return g;
-  const size = median(fragments.map((f) => f.fontSize));
-  const held = rights.filter((fs) => fs.length > 0);
-  const starts = held.map((fs) => Math.min(...fs.map((f) => f.x0)));
+  // The fragments right of the strip, in one pass over the run (every new strip of a page is
+  // trimmed): their sizes, each row's start and end there, and the rightmost end of all.
+  const sizes: number[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let margin = -Infinity;
+  for (let i = g.start; i < g.end; i++) {
+    let x0 = Infinity;
+    let x1 = -Infinity;
+    let held = false;
+    for (const f of rows[i]!.fragments) {
+      if (!(f.x0 >= g.x1)) continue;
+      held = true;
+      sizes.push(f.fontSize);
+      x0 = Math.min(x0, f.x0);
+      x1 = Math.max(x1, f.x1);
+      margin = Math.max(margin, f.x1);
+    }
+    if (held) {
+      starts.push(x0);
+      ends.push(x1);
+    }
+  }
+  if (sizes.length === 0) return g;
+  const size = median(sizes);
   const edge = leftEdge(starts, size);
-  const margin = maxOf(fragments, (f) => f.x1);
   // Asked for only when a row at an end of the run might go (most runs keep both ends).
-  const pitch = once(() => median(run.slice(1).map((row, i) => run[i]!.y - row.y).filter((d) => d > 0)));
+  const pitch = once(() => {
+    const run = rows.slice(g.start, g.end);
+    return median(run.slice(1).map((row, i) => run[i]!.y - row.y).filter((d) => d > 0));
+  });
   // A block set flush right ends every row at the margin: none of them is a running header.
-  const flush = once(() => setFlushRight(held.map((fs) => Math.max(...fs.map((f) => f.x1))), starts, size, edge));
+  const flush = once(() => setFlushRight(ends, starts, size, edge));
   const spans = (i: number) => {
-    const right = rightOf(i);
+    const right = rows[i]!.fragments.filter((f) => f.x0 >= g.x1);
     if (right.length === 0) return false;
     const x0 = Math.min(...right.map((f) => f.x0));
     const x1 = Math.max(...right.map((f) => f.x1));
