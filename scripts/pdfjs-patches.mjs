@@ -133,7 +133,29 @@ const glyphOutlinesForDrawing = {
   replace: "$1&&1!==this.options.maxImageSize){",
 };
 
-export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing];
+/**
+ * 9. A CJK font that is not embedded names one of the CMaps pdf.js ships ("UniJIS-UCS2-H",
+ * "90ms-RKSJ-H"), which maps its codes to characters. pdf.js fetches and parses it for every
+ * document that uses it: tens of thousands of mappings, a fifth of such a document's time. The
+ * parsed CMap is kept for the process instead (the last CMAP_CACHE_SIZE used), as pagestream
+ * opens every document with the same CMaps (the package's). A CMap is only read once built (a
+ * CMap that extends one copies its mappings), so the documents share it. One that failed to
+ * load is not kept.
+ */
+const CMAP_CACHE_SIZE = 16;
+const builtInCMapsKept = {
+  what: "createBuiltInCMap",
+  pattern:
+    /async function createBuiltInCMap\(([\w$]+),([\w$]+)\)\{(if\("Identity-H"===\1\)return new IdentityCMap\(!1,2\);if\("Identity-V"===\1\)return new IdentityCMap\(!0,2\);if\(!([\w$]+)\.has\(\1\)\))/g,
+  replace:
+    "const pagestreamCMaps=new Map;" +
+    'function createBuiltInCMap($1,$2){if("Identity-H"===$1||"Identity-V"===$1||!$4.has($1))return createBuiltInCMapOnce($1,$2);' +
+    "const kept=pagestreamCMaps.get($1);if(kept){pagestreamCMaps.delete($1);pagestreamCMaps.set($1,kept);return Promise.resolve(kept)}" +
+    `return createBuiltInCMapOnce($1,$2).then(c=>{pagestreamCMaps.set($1,c);pagestreamCMaps.size>${CMAP_CACHE_SIZE}&&pagestreamCMaps.delete(pagestreamCMaps.keys().next().value);return c})}` +
+    "async function createBuiltInCMapOnce($1,$2){$3",
+};
+
+export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept];
 
 /**
  * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top
@@ -150,20 +172,29 @@ const lazyCanvas = {
 
 /**
  * 5. In Node, pdf.js's parser runs on the calling thread, behind a port that copies every message
- * it passes (`structuredClone`), as a real worker's port would. The chunks of a page's text
- * content (`{ items, styles, lang }`, sent without transfers) are handed over without copying
- * their items: the parser builds each item afresh and, once a chunk is sent, puts new `items` and
- * `styles` on the same chunk object (so that object is copied, one level, at sending), and the API
- * only reads them. The deep copy cost 5 % of the extract stage's CPU with the garbage it left. Every other message (operator lists, whose arrays the parser empties
- * after sending, fonts, transfers) is copied as before.
+ * it passes (`structuredClone`), as a real worker's port would. Two kinds of message the parser
+ * builds afresh for that one message, and never touches again, are handed over without copying
+ * what they hold (the API only reads them):
+ * - the chunks of a page's text content (`{ items, styles, lang }`, sent without transfers): the
+ *   parser builds each item afresh and, once a chunk is sent, puts new `items` and `styles` on
+ *   the same chunk object (so that object is copied, one level, at sending). The deep copy cost
+ *   5 % of the extract stage's CPU with the garbage it left;
+ * - the answer to `getStructTree`, a tree the parser serialises afresh at every call (its root
+ *   `{ children, role: "Root" }`). A tagged document's element tree is in every page's answer
+ *   (its tables' rows and cells, empty of the page's content: 5,800 nodes a page for a 16-page
+ *   report), and copying it was 8 % of such a document's time.
+ * Every other message (operator lists, whose arrays the parser empties after sending, fonts,
+ * transfers, answers the parser may keep) is copied as before.
  */
-const textChunksUncopied = {
+const freshMessagesUncopied = {
   what: "LoopbackPort's structuredClone",
   pattern: /postMessage\(([\w$]+),([\w$]+)\)\{const ([\w$]+)=\{data:structuredClone\(\1,\2\?\{transfer:\2\}:null\)\};/g,
-  replace: "postMessage($1,$2){const $3={data:!$2&&$1?.chunk?.items&&$1.chunk.styles?{...$1,chunk:{...$1.chunk}}:structuredClone($1,$2?{transfer:$2}:null)};",
+  replace:
+    "postMessage($1,$2){const $3={data:$2?structuredClone($1,{transfer:$2}):$1?.chunk?.items&&$1.chunk.styles?{...$1,chunk:{...$1.chunk}}:" +
+    '$1?.callbackId!==void 0&&$1.data?.role==="Root"&&Array.isArray($1.data.children)?$1:structuredClone($1,null)};',
 };
 
-export const API_PATCHES = [lazyCanvas, textChunksUncopied];
+export const API_PATCHES = [lazyCanvas, freshMessagesUncopied];
 
 /** `source` (pdf.js's file `file`) with each of `patches` applied. */
 export function patchPdfJs(source, patches, file) {

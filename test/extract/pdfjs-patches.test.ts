@@ -1,10 +1,11 @@
 /**
  * pagestream's pdf.js (scripts/pdfjs-patches.mjs) reads text faster, never differently: the
- * text transform written out in place (patch 3) and the text chunks handed over uncopied (patch
- * 5) must give every page's text content exactly as published pdf.js gives it, every position
- * to the bit; the paths its text pass records (patch 6) must give the drawn rules the operator
- * list gives; a document opened for extraction builds no glyph outlines (patch 8), with the same
- * operator list. Compared on every PDF committed under fixtures/ and on pages that set their
+ * text transform written out in place (patch 3) and the text chunks and structure trees handed
+ * over uncopied (patch 5) must give every page's text content and structure tree exactly as
+ * published pdf.js gives them, every position to the bit; the paths its text pass records
+ * (patch 6) must give the drawn rules the operator list gives; a document opened for extraction
+ * builds no glyph outlines (patch 8), with the same operator list; CJK text read through the
+ * CMaps pdf.js ships comes out the same when a CMap is kept from a document before (patch 9). Compared on every PDF committed under fixtures/ and on pages that set their
  * text's transform and draw their paths every way a content stream can.
  */
 import { execFile } from "node:child_process";
@@ -13,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { pathKindsPdf, textTransformsPdf } from "../../fixtures/hostile.mjs";
+import { builtInCMapsPdf, pathKindsPdf, textTransformsPdf } from "../../fixtures/hostile.mjs";
 import { readDrawnSegments, separatePaintedPaths } from "../../src/stages/extract/page-drawing.js";
 import { loadPdfJs, openPdf, recordsPaintedPaths } from "../../src/stages/extract/pdfjs-loader.js";
 import { drawnSegments, paintedSegments } from "../../src/stages/extract/rulings.js";
@@ -31,17 +32,42 @@ describe("the built pdf.js's text content", () => {
   it("is published pdf.js's, to the bit, on every fixture and on text transformed every way", async () => {
     const transforms = join(dir, "text-transforms.pdf");
     writeFileSync(transforms, textTransformsPdf());
+    // Read twice in one process: the second reading takes its CMaps as the first left them (patch 9).
+    const cmaps = [join(dir, "built-in-cmaps.pdf"), join(dir, "built-in-cmaps-again.pdf")];
+    for (const file of cmaps) writeFileSync(file, builtInCMapsPdf());
     const fixtures = readdirSync(join(root, "fixtures"))
       .filter((name) => name.endsWith(".pdf"))
       .map((name) => join(root, "fixtures", name));
-    const files = [transforms, ...fixtures];
+    const files = [transforms, cmaps[0]!, ...fixtures, cmaps[1]!];
     const [built, unpatched] = await Promise.all([textContent("built", files), textContent("unpatched", files)]);
     expect(Object.keys(built)).toHaveLength(files.length);
     // The transforms page: nine lines of text, among them positions only a skewed CTM, a rise and a Type 3 font give.
     expect(built[transforms]![0]).toMatch(/"Turned three quarters"/);
     expect(built[transforms]![0]).toMatch(/"abba"/);
+    // The CJK page: Unicode, GB and Shift-JIS codes, each read through its CMap.
+    for (const file of cmaps) for (const text of ["日本語の文", "中文文本", "日本語"]) expect(built[file]![0]).toContain(`"${text}"`);
     for (const file of files) expect(built[file], file).toEqual(unpatched[file]);
   }, 120_000);
+
+  it("hands each structure tree over as a tree of its own: changing one changes no later answer", async () => {
+    const tagged = readdirSync(join(root, "fixtures")).filter((name) => /tagged|structure/.test(name) && name.endsWith(".pdf"));
+    let trees = 0;
+    for (const name of tagged) {
+      const pdf = await openPdf(new Uint8Array(readFileSync(join(root, "fixtures", name))), { placeImagesOnly: true });
+      try {
+        const page = await pdf.getPage(1);
+        const first = (await page.getStructTree()) as { children: unknown[] } | null;
+        if (!first?.children.length) continue;
+        const whole = JSON.stringify(first);
+        first.children.length = 0;
+        expect(JSON.stringify(await page.getStructTree()), name).toBe(whole);
+        trees++;
+      } finally {
+        await pdf.loadingTask.destroy();
+      }
+    }
+    expect(trees).toBeGreaterThan(0);
+  });
 
   it("records the paths each page paints, which give the drawn rules the operator list gives", async () => {
     const { OPS, AnnotationMode } = await loadPdfJs();

@@ -1,4 +1,4 @@
-// Prints the text content of every page of the PDFs named, as pdf.js gives it, in a process of
+// Prints the text content and structure tree of every page of the PDFs named, as pdf.js gives them, in a process of
 // its own (two pdf.js builds cannot share one): `built` is pagestream's (dist/, with its patches,
 // scripts/pdfjs-patches.mjs), `unpatched` is pdfjs-dist as published. Both open documents with
 // the same options. Numbers are written so that -0 stays -0; what only the built pdf.js gives is
@@ -32,10 +32,13 @@ for (const file of files) {
   const pdf = await open(new Uint8Array(readFileSync(file)));
   const pages = [];
   for (let n = 1; n <= pdf.numPages; n++) {
-    const { items, styles } = await (await pdf.getPage(n)).getTextContent({ includeMarkedContent: true });
+    const page = await pdf.getPage(n);
+    const { items, styles } = await page.getTextContent({ includeMarkedContent: true });
     for (const style of Object.values(styles)) delete style.fontName;
+    // The structure tree, which the built pdf.js hands over uncopied (its patch 5).
+    const structTree = await page.getStructTree();
     // The painted paths only the built pdf.js records (its patch 6) are compared in the test, with the operator list's.
-    pages.push(JSON.stringify({ items: items.filter((item) => item.type !== "paintedPath"), styles }, exact));
+    pages.push(JSON.stringify({ items: items.filter((item) => item.type !== "paintedPath"), styles, structTree }, exact));
   }
   await pdf.loadingTask.destroy();
   out[file] = pages;
