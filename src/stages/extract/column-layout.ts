@@ -436,7 +436,7 @@ function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: nu
       const byX0 = (memo[path[k]!] ??= new Map());
       const x0 = path[k + 1]!;
       const x1 = path[k + 2]!;
-      // A strip passed twice by one walk keeps where the first pass ends, as a Map would.
+      // The walk looked each strip up before passing it; the first answer for a strip stays all the same.
       if (seenAt(byX0, x0, x1) === undefined) byX0.set(x0, { x1, value: walked, next: byX0.get(x0) });
     }
     return walked;
