@@ -309,7 +309,7 @@ function findGutter(
   const minWidths = rows.map((row) => options.gutterRatio * 0.5 * Math.max(...row.fragments.map((f) => f.fontSize)));
   const grow = stripGrower(rows, minWidths);
   for (let r = 0; r < rows.length && !(any && best); r++) {
-    const window = [...rows[r]!.fragments, ...(rows[r + 1]?.fragments ?? [])].sort((a, b) => a.x0 - b.x0);
+    const window = mergedByX0(rows[r]!.fragments, rows[r + 1]?.fragments ?? []);
     let reach = -Infinity;
     let size = 0;
     for (const f of window) {
@@ -333,16 +333,43 @@ function findGutter(
 }
 
 /**
+ * Two rows' fragments in one list by x0: what a stable sort of the first row's then the second's
+ * gives. Each row's fragments stand in x0 order (fragmentsOf; a side keeps a row's in order), so
+ * the two are merged, every row of a page, instead of sorted; rows out of order, or an x0 that is
+ * NaN (which a sort places its own way), are sorted as before.
+ */
+function mergedByX0(a: readonly Fragment[], b: readonly Fragment[]): Fragment[] {
+  const out: Fragment[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const next = j >= b.length || (i < a.length && !(b[j]!.x0 < a[i]!.x0)) ? a[i++]! : b[j++]!;
+    const last = out[out.length - 1];
+    if (next.x0 !== next.x0 || (last && !(last.x0 <= next.x0))) return [...a, ...b].sort((p, q) => p.x0 - q.x0);
+    out.push(next);
+  }
+  return out;
+}
+
+/**
  * Fewer than MIN_ROWS_PER_SIDE of the strip's rows hold text left of it, or right of it: judge's
  * first test, which no shorter run of the same strip passes either.
  */
 function sparseSide(rows: readonly Row[], g: Gutter): boolean {
   let left = 0;
   let right = 0;
+  // Loops, not closures: every candidate of a page asks this (judge's first test too).
   for (let i = g.start; i < g.end; i++) {
     const fragments = rows[i]!.fragments;
-    if (fragments.some((f) => f.x1 <= g.x0)) left++;
-    if (fragments.some((f) => f.x0 >= g.x1)) right++;
+    let holdsLeft = false;
+    let holdsRight = false;
+    for (let k = 0; k < fragments.length; k++) {
+      const f = fragments[k]!;
+      if (f.x1 <= g.x0) holdsLeft = true;
+      if (f.x0 >= g.x1) holdsRight = true;
+    }
+    if (holdsLeft) left++;
+    if (holdsRight) right++;
   }
   return left < MIN_ROWS_PER_SIDE || right < MIN_ROWS_PER_SIDE;
 }
@@ -760,11 +787,16 @@ export function narrowerThanWordGaps(rows: readonly { fragments: readonly Fragme
   // Each gap counts as many times as it stands (a run's spaces are one gap repeated).
   let count = 0;
   let passed = 0;
-  for (const row of rows) {
+  // Indexed loops: every candidate strip that gets this far asks it of all its rows.
+  for (let r = 0; r < rows.length; r++) {
+    const fragments = rows[r]!.fragments;
     // A row's fragments hold its runs left to right (fragmentsOf), and so do the pieces of them a side keeps.
     let prev: TextRun | undefined;
-    for (const f of row.fragments) {
-      for (const { gap, count: n } of wordGapsInside(f)) {
+    for (let k = 0; k < fragments.length; k++) {
+      const f = fragments[k]!;
+      const gaps = wordGapsInside(f);
+      for (let j = 0; j < gaps.length; j++) {
+        const { gap, count: n } = gaps[j]!;
         count += n;
         if (!(width < ratio * gap)) passed += n;
       }
