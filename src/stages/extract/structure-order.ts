@@ -65,16 +65,26 @@ interface Walk {
 interface Scope {
   block: number;
   role: string;
-  table?: { id: number; rows: number[] };
-  cell?: ContentPlace["cell"];
-  softHyphen?: boolean;
+  table: { id: number; rows: number[] } | undefined;
+  cell: ContentPlace["cell"] | undefined;
+  softHyphen: boolean | undefined;
+}
+
+/**
+ * A scope inside `parent`, with its own role, cell and soft hyphen. Every scope has all five
+ * fields (a spread left out those the parent lacked), so the walk over a tagged page's elements
+ * reads objects of one shape: thousands a page, as a document's whole element tree comes with
+ * each of its pages.
+ */
+function inside(parent: Scope, role: string, cell: Scope["cell"], softHyphen: boolean): Scope {
+  return { block: parent.block, role, table: parent.table, cell, softHyphen };
 }
 
 /** The logical order of a page's MCIDs, or null when the page has no structure to follow. */
 export function readStructureOrder(tree: StructTreeNode | null | undefined): StructureOrder | null {
   if (!tree?.children?.length) return null;
   const walk: Walk = { places: new Map(), tables: new Map(), order: 0, blocks: 0, tableCount: 0 };
-  const root: Scope = { block: walk.blocks++, role: "Document" };
+  const root: Scope = { block: walk.blocks++, role: "Document", table: undefined, cell: undefined, softHyphen: undefined };
   for (const child of tree.children) visit(child, root, 1, walk);
   return walk.places.size ? { places: walk.places, tables: walk.tables } : null;
 }
@@ -108,26 +118,26 @@ function enter(node: StructTreeNode, parent: Scope, walk: Walk): Scope {
   if (role === "Table") {
     const table = { id: walk.tableCount++, rows: [] as number[] };
     walk.tables.set(table.id, table.rows);
-    return { block: walk.blocks++, role, table, softHyphen };
+    return { block: walk.blocks++, role, table, cell: undefined, softHyphen };
   }
   if (parent.table && !parent.cell) {
     if (role === "TR") {
       parent.table.rows.push(0);
-      return { ...parent, role, softHyphen };
+      return inside(parent, role, parent.cell, softHyphen);
     }
     if ((role === "TD" || role === "TH") && parent.table.rows.length) {
       const row = parent.table.rows.length - 1;
       const column = parent.table.rows[row]!++;
-      return { ...parent, role, cell: { table: parent.table.id, row, column }, softHyphen };
+      return inside(parent, role, { table: parent.table.id, row, column }, softHyphen);
     }
-    if (TABLE_SECTIONS.has(role)) return { ...parent, softHyphen };
+    if (TABLE_SECTIONS.has(role)) return inside(parent, parent.role, parent.cell, softHyphen);
   }
   // A list item's body is one paragraph with its label, though the producer wraps it in a P or a
   // grouping element (LaTeX's tagging: LI > Lbl, LBody > Part > P): "•" and its text are one item.
-  if (parent.role === "LI" && LIST_BODY_WRAPPERS.has(role)) return { ...parent, softHyphen };
+  if (parent.role === "LI" && LIST_BODY_WRAPPERS.has(role)) return inside(parent, parent.role, parent.cell, softHyphen);
   // Inside a cell everything belongs to the cell; elsewhere a block element starts a block.
-  if (!parent.cell && BLOCK_ROLES.has(role)) return { block: walk.blocks++, role, softHyphen };
-  return softHyphen === parent.softHyphen ? parent : { ...parent, softHyphen };
+  if (!parent.cell && BLOCK_ROLES.has(role)) return { block: walk.blocks++, role, table: undefined, cell: undefined, softHyphen };
+  return softHyphen === parent.softHyphen ? parent : inside(parent, parent.role, parent.cell, softHyphen);
 }
 
 function startsBlock(node: StructTreeNode, scope: Scope): boolean {
