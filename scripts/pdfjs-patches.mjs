@@ -155,7 +155,74 @@ const builtInCMapsKept = {
     "async function createBuiltInCMapOnce($1,$2){$3",
 };
 
-export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept];
+/**
+ * 10. Every embedded font, and every standard font pdf.js substitutes from its own files (a
+ * Liberation TrueType for a Helvetica the document does not embed), is rebuilt as an OpenType
+ * file for a browser's font loader: glyph outlines sanitised (and scaled, for the standard font
+ * that stands in for an XFA form's font), hinting programs checked, each
+ * code mapped to a glyph, new cmap, OS/2, name and post tables, the whole written out (a Type 1
+ * or CFF font first compiled to CFF). A document opened for extraction (`maxImageSize` 1, as
+ * patches 2 and 8) never loads a font face, so that file is never read: while such a
+ * document's font is built, those steps are left out and the font has no `data`.
+ * What text is read with is all still worked out as before: the font's tables are read and
+ * checked (the same errors fall back to a system font), its ascent and descent, encodings,
+ * glyph names, Unicode maps and widths. What the steps left out decide is only the file and
+ * which glyph each code is drawn with (`toFontChar`, which a glyph's text never comes from in
+ * a font whose file was read; it stays empty). The outline check throws for a TrueType font of
+ * no glyphs, which then falls back: for such a font it still runs.
+ * The steps run while the Font constructor runs, synchronously, so one flag, set for that time
+ * only, tells them.
+ */
+const fontFileSkipped = [
+  {
+    what: "the Font constructor's conversion",
+    pattern:
+      /(constructor\(([\w$]+),[\w$]+,[\w$]+,([\w$]+)\)\{this\.name=\2;this\.psName=null;this\.disableFontFace=\3\.disableFontFace;[^]*?)let ([\w$]+);try\{switch\(([\w$]+)\)\{case"MMType1":([^]*?)\}catch\(([\w$]+)\)\{warn\(\7\);this\.fallbackToSystemFont\(([\w$]+)\);return\}/g,
+    replace: "$1let $4;pagestreamFontForText=1===$3.maxImageSize;try{switch($5){case\"MMType1\":$6}catch($7){warn($7);this.fallbackToSystemFont($8);return}finally{pagestreamFontForText=!1}",
+  },
+  {
+    what: "createCmapTable",
+    pattern: /function createCmapTable\([\w$]+,[\w$]+,[\w$]+\)\{/g,
+    replace: "var pagestreamFontForText=!1;$&if(pagestreamFontForText)return new Uint8Array(0);",
+  },
+  { what: "createOS2Table", pattern: /function createOS2Table\([\w$]+,[\w$]+,[\w$]+\)\{/g, replace: "$&if(pagestreamFontForText)return new Uint8Array(0);" },
+  { what: "createPostTable", pattern: /function createPostTable\([\w$]+\)\{/g, replace: "$&if(pagestreamFontForText)return new Uint8Array(0);" },
+  { what: "createNameTable", pattern: /function createNameTable\([\w$]+,[\w$]+\)\{/g, replace: "$&if(pagestreamFontForText)return new Uint8Array(0);" },
+  { what: "OpenTypeFileBuilder's toArray", pattern: /toArray\(\)\{let ([\w$]+)=this\.sfnt;/g, replace: "toArray(){if(pagestreamFontForText)return;let $1=this.sfnt;" },
+  {
+    what: "checkAndRepair's glyph scaling",
+    pattern: /if\(([\w$]+)\.scaleFactors\?\.length===([\w$]+)&&([\w$]+)\)\{/g,
+    replace: "if($1.scaleFactors?.length===$2&&$3&&!pagestreamFontForText){",
+  },
+  { what: "sanitizeTTPrograms", pattern: /function sanitizeTTPrograms\([\w$]+,[\w$]+,[\w$]+,[\w$]+\)\{/g, replace: "$&if(pagestreamFontForText)return!0;" },
+  {
+    what: "sanitizeGlyphLocations",
+    pattern: /function sanitizeGlyphLocations\([\w$]+,[\w$]+,([\w$]+),[\w$]+,[\w$]+,[\w$]+,([\w$]+)\)\{/g,
+    replace: "$&if(pagestreamFontForText&&$1>0)return{missingGlyphs:new Uint8Array($1).fill(1),maxSizeOfInstructions:$2};",
+  },
+  {
+    what: "checkAndRepair's glyph mapping",
+    pattern: /if\(!([\w$]+)\.cssFontInfo\)\{const ([\w$]+)=adjustMapping\(([\w$]+),hasGlyph,/g,
+    replace: "if(!$1.cssFontInfo&&!pagestreamFontForText){const $2=adjustMapping($3,hasGlyph,",
+  },
+  {
+    what: "checkAndRepair's codes by glyph name",
+    pattern: /for\(let ([\w$]+)=0;\1<256;\1\+\+\)\{let ([\w$]+);\2=this\.differences\.has\(\1\)/g,
+    replace: "for(let $1=0;$1<(pagestreamFontForText?0:256);$1++){let $2;$2=this.differences.has($1)",
+  },
+  {
+    what: "CFFFont's compile",
+    pattern: /try\{this\.data=([\w$]+)\.compile\(\)\}catch\(([\w$]+)\)\{warn\(`Failed to compile font "/g,
+    replace: 'try{this.data=pagestreamFontForText?void 0:$1.compile()}catch($2){warn(`Failed to compile font "',
+  },
+  {
+    what: "Type1Font's wrap",
+    pattern: /this\.data=(this\.wrap\([\w$]+,[\w$]+,this\.charstrings,[\w$]+,[\w$]+\));this\.seacs=this\.getSeacs\(/g,
+    replace: "this.data=pagestreamFontForText?void 0:$1;this.seacs=this.getSeacs(",
+  },
+];
+
+export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept, ...fontFileSkipped];
 
 /**
  * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top

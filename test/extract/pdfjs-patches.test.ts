@@ -4,9 +4,11 @@
  * over uncopied (patch 5) must give every page's text content and structure tree exactly as
  * published pdf.js gives them, every position to the bit; the paths its text pass records
  * (patch 6) must give the drawn rules the operator list gives; a document opened for extraction
- * builds no glyph outlines (patch 8), with the same operator list; CJK text read through the
- * CMaps pdf.js ships comes out the same when a CMap is kept from a document before (patch 9). Compared on every PDF committed under fixtures/ and on pages that set their
- * text's transform and draw their paths every way a content stream can.
+ * builds no glyph outlines (patch 8), with the same operator list, and no font files (patch 10),
+ * with the same text; CJK text read through the CMaps pdf.js ships comes out the same when a CMap
+ * is kept from a document before (patch 9). Compared on every PDF committed under fixtures/ and
+ * on pages that set their text's transform, embed fonts and draw their paths every way a content
+ * stream can.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -14,9 +16,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { builtInCMapsPdf, pathKindsPdf, textTransformsPdf } from "../../fixtures/hostile.mjs";
+import { builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, textTransformsPdf } from "../../fixtures/hostile.mjs";
 import { readDrawnSegments, separatePaintedPaths } from "../../src/stages/extract/page-drawing.js";
-import { loadPdfJs, openPdf, recordsPaintedPaths } from "../../src/stages/extract/pdfjs-loader.js";
+import { documentParameters, loadPdfJs, openPdf, recordsPaintedPaths } from "../../src/stages/extract/pdfjs-loader.js";
 import { drawnSegments, paintedSegments } from "../../src/stages/extract/rulings.js";
 
 const root = resolve(import.meta.dirname, "..", "..");
@@ -32,18 +34,23 @@ describe("the built pdf.js's text content", () => {
   it("is published pdf.js's, to the bit, on every fixture and on text transformed every way", async () => {
     const transforms = join(dir, "text-transforms.pdf");
     writeFileSync(transforms, textTransformsPdf());
+    // Fonts embedded every way pdf.js converts them, read without building their font files (patch 10).
+    const fonts = join(dir, "embedded-fonts.pdf");
+    writeFileSync(fonts, embeddedFontsPdf());
     // Read twice in one process: the second reading takes its CMaps as the first left them (patch 9).
     const cmaps = [join(dir, "built-in-cmaps.pdf"), join(dir, "built-in-cmaps-again.pdf")];
     for (const file of cmaps) writeFileSync(file, builtInCMapsPdf());
     const fixtures = readdirSync(join(root, "fixtures"))
       .filter((name) => name.endsWith(".pdf"))
       .map((name) => join(root, "fixtures", name));
-    const files = [transforms, cmaps[0]!, ...fixtures, cmaps[1]!];
+    const files = [transforms, fonts, cmaps[0]!, ...fixtures, cmaps[1]!];
     const [built, unpatched] = await Promise.all([textContent("built", files), textContent("unpatched", files)]);
     expect(Object.keys(built)).toHaveLength(files.length);
     // The transforms page: nine lines of text, among them positions only a skewed CTM, a rise and a Type 3 font give.
     expect(built[transforms]![0]).toMatch(/"Turned three quarters"/);
     expect(built[transforms]![0]).toMatch(/"abba"/);
+    // The fonts page: each font's text, by its encoding, its ToUnicode map, its glyph names.
+    for (const text of ["A TrueType font, embedded whole.", "Embedded", "Embe dded", "A CFF font, embedded.", "Outlined, then", "Boxed Type One"]) expect(built[fonts]![0]).toContain(`"${text}"`);
     // The CJK page: Unicode, GB and Shift-JIS codes, each read through its CMap.
     for (const file of cmaps) for (const text of ["日本語の文", "中文文本", "日本語"]) expect(built[file]![0]).toContain(`"${text}"`);
     for (const file of files) expect(built[file], file).toEqual(unpatched[file]);
@@ -129,4 +136,28 @@ describe("the built pdf.js's text content", () => {
     // A document opened to be drawn (OCR's rendering) still gets them.
     expect(drawnOutlines).toBeGreaterThan(100);
   }, 120_000);
+
+  it("builds no font file for a document opened for extraction, and builds one for each font of a document opened to be drawn", async () => {
+    const bytes = embeddedFontsPdf();
+    /** The fonts the page's operator list loaded: each by its name in the document, with the size of its file, if it has one. */
+    const fonts = async (placeImagesOnly: boolean) => {
+      // As openPdf opens it, and with the fonts' extra properties, without which the API lets go of a font's file once it has it.
+      const pdfjs = await loadPdfJs();
+      const pdf = await pdfjs.getDocument({ ...documentParameters(pdfjs, new Uint8Array(bytes), { placeImagesOnly }), fontExtraProperties: true }).promise;
+      try {
+        const page = await pdf.getPage(1);
+        await page.getOperatorList();
+        const loaded = [...page.commonObjs].flatMap(([, value]) => (value && typeof value === "object" && "loadedName" in value ? [value as { loadedName: string; missingFile: boolean; data?: Uint8Array }] : []));
+        return loaded.map((font) => ({ name: font.loadedName.replace(/^g_d\d+_/, ""), missingFile: font.missingFile, bytes: font.data?.length ?? 0 })).sort((a, b) => a.name.localeCompare(b.name));
+      } finally {
+        await pdf.loadingTask.destroy();
+      }
+    };
+    const [drawn, extracted] = [await fonts(false), await fonts(true)];
+    // The four embedded fonts, read (none fell back to a system font) both ways.
+    expect(drawn).toHaveLength(4);
+    expect(drawn.every((font) => !font.missingFile && font.bytes > 1000)).toBe(true);
+    expect(extracted.map(({ name, missingFile }) => ({ name, missingFile }))).toEqual(drawn.map(({ name, missingFile }) => ({ name, missingFile })));
+    expect(extracted.every((font) => font.bytes === 0)).toBe(true);
+  }, 60_000);
 });

@@ -16,7 +16,8 @@ const pdfjsDir = join(root, "node_modules", "pdfjs-dist");
 let open;
 if (mode === "built") {
   const { openPdf } = await import(pathToFileURL(join(root, "dist", "stages", "extract", "pdfjs-loader.js")).href);
-  open = (data) => openPdf(data);
+  // As extraction opens it: images placed, not decoded, and no font file built (patches 2, 8, 10).
+  open = (data) => openPdf(data, { placeImagesOnly: true });
 } else {
   // The polyfills pdf.js needs on Node 20, as pagestream's loader applies them.
   for (const polyfill of ["promise-with-resolvers.js", "array-buffer-transfer.js"]) await import(pathToFileURL(join(root, "dist", "stages", "extract", polyfill)).href);
