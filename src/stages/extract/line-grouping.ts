@@ -199,11 +199,13 @@ function reattachStrays(open: OpenLine[], levelOf: (r: TextRun) => number, optio
     const home = [open[k - 1], open[k + 1]].find((other) => other && other.runs.length > 0 && line.runs.every((run) => within(run, other)) && line.runs.some((run) => touches(run, other)));
     if (home) home.runs.push(...line.runs.splice(0));
   });
+  const takes = (other: OpenLine | undefined, run: TextRun): other is OpenLine => other !== undefined && other.runs.length > 0 && within(run, other) && touches(run, other);
   for (let k = 0; k < open.length; k++) {
     const line = open[k]!;
-    for (const run of [...line.runs]) {
+    // The runs as they were, as runs leave the line; a line of one run has nothing to copy.
+    for (const run of line.runs.length > 1 ? [...line.runs] : line.runs) {
       if (line.runs.length > 1 && nearestGap(run, line.runs) <= STRAY_GAP_EMS * run.fontSize) continue;
-      const home = [open[k - 1], open[k + 1]].find((other) => other && other.runs.length > 0 && within(run, other) && touches(run, other));
+      const home = takes(open[k - 1], run) ? open[k - 1]! : takes(open[k + 1], run) ? open[k + 1]! : undefined;
       if (!home) continue;
       line.runs.splice(line.runs.indexOf(run), 1);
       home.runs.push(run);

@@ -32,11 +32,18 @@ export function joinRuns(runs: readonly TextRun[], options: SpacingOptions): str
   const texts = runs.map((r) => drawnOrder(options.collapseLetterSpacing ? collapseLetterSpacedText(r.text) : r.text));
   const letterGap = options.collapseLetterSpacing ? letterSpacedGap(runs, options.spaceRatio) : 0;
   let out = "";
+  // The last character appended: asking a regular expression of the text built so far would
+  // flatten it at every run, copying a long line once per run.
+  let last = "";
+  const append = (piece: string) => {
+    out += piece;
+    if (piece.length > 0) last = piece[piece.length - 1]!;
+  };
   for (let i = 0; i < runs.length; i++) {
     const run = runs[i]!;
     const text = texts[i]!;
     if (i === 0) {
-      out = text;
+      append(text);
       continue;
     }
     const prev = runs[i - 1]!;
@@ -45,21 +52,20 @@ export function joinRuns(runs: readonly TextRun[], options: SpacingOptions): str
     const spaceWidth = options.spaceRatio * size;
     // A run drawn over the previous one with the same text is a fake-bold double strike.
     if (text === texts[i - 1] && Math.abs(run.x - prev.x) < spaceWidth) continue;
-    if (/\s$/.test(out) || /^\s/.test(text)) {
-      out += text;
+    if (/\s/.test(last) || /^\s/.test(text)) {
+      append(text);
       continue;
     }
     // A word by its source's own account: its box may overlap the last one's ("without" "a").
     if (run.separateWord) {
-      out += " " + text;
+      append(" " + text);
       continue;
     }
     const threshold = letterGap > spaceWidth ? letterGap + LETTER_SPACED_WORD_GAP * spaceWidth : spaceWidth;
     // A drawn space counts when there is any gap at all for it to stand in; not before a lone
     // hyphen, where justification sets a space that is not one (LibreOffice's "volun -").
     const drawnSpace = run.spaceBefore && gap > DRAWN_SPACE_MIN_GAP * size && !/^[-\u00AD\u2010\u2011]$/u.test(text.trim());
-    if (gap > threshold || drawnSpace) out += spacesFor(prev, run, gap) + text;
-    else out += text;
+    append(gap > threshold || drawnSpace ? spacesFor(prev, run, gap) + text : text);
   }
   return readingOrder(out);
 }
