@@ -83,7 +83,9 @@ export async function readFileDocument(path: string): Promise<LoadedDocument> {
   const info = await stat(path);
   const item: SourceItem = { uri: path, size: info.size, mtimeMs: info.mtimeMs, fingerprint: `size:${info.size} mtime:${Math.round(info.mtimeMs)}` };
   if (info.size === 0) throw new DocumentError("empty_file", "the file is empty (0 bytes)");
-  return loadedDocument(item, new Uint8Array(await readFile(path)));
+  // The file's own bytes, viewed rather than copied: pdf.js is handed a copy of them (openPdf).
+  const bytes = await readFile(path);
+  return loadedDocument(item, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
 
 function loadedDocument(item: SourceItem, bytes: Uint8Array, maxFileBytes = Infinity): LoadedDocument {
