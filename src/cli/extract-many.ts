@@ -35,15 +35,27 @@ export async function extractMany(args: readonly string[], flags: ExtractFlags, 
     const stemList = outputStems(files.map((f) => f.relative));
     const stems = new Map(files.map((file, k) => [file, stemList[k]!]));
     const output = flags.outDir === undefined ? new StdoutSections(flags.format === "json") : new OutDirFiles(flags.outDir);
+    // The next file is handed to the worker before this one's output is written: the worker
+    // reads it while the output is rendered and written, instead of waiting for it.
+    const read = (input: (typeof inputs)[number] | undefined) => {
+      if (input?.kind !== "file") return undefined;
+      const result = links.add(input.path).then((name) => worker.process(name, input.path));
+      // Awaited in turn below; until then a failure (a link that cannot be made) must not count as unhandled.
+      result.catch(() => {});
+      return result;
+    };
     let failed = 0;
-    for (const input of inputs) {
+    let next = read(inputs[0]);
+    for (const [k, input] of inputs.entries()) {
+      const reading = next;
+      next = read(inputs[k + 1]);
       if (input.kind === "missing") {
         failed++;
         say(`${input.shown}: not_found: ${input.problem}`);
         output.failed(input.shown, { code: "not_found", message: input.problem });
         continue;
       }
-      const result = await worker.process(await links.add(input.path), input.path);
+      const result = await reading!;
       for (const w of result.warnings) say(`${input.shown}: ${w.message}`);
       if (result.status === "failed") {
         failed++;
