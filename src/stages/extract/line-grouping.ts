@@ -201,13 +201,20 @@ function reattachStrays(open: OpenLine[], levelOf: (r: TextRun) => number, optio
   });
   const takes = (other: OpenLine | undefined, run: TextRun): other is OpenLine => other !== undefined && other.runs.length > 0 && within(run, other) && touches(run, other);
   for (let k = 0; k < open.length; k++) {
-    const line = open[k]!;
-    // The runs as they were, as runs leave the line; a line of one run has nothing to copy.
-    for (const run of line.runs.length > 1 ? [...line.runs] : line.runs) {
-      if (line.runs.length > 1 && nearestGap(run, line.runs) <= STRAY_GAP_EMS * run.fontSize) continue;
+    const runs = open[k]!.runs;
+    // Each run in turn, as the line had them: a run that leaves is the one at `at`, and only it.
+    for (let i = 0, at = 0, count = runs.length; i < count; i++) {
+      const run = runs[at]!;
+      if (runs.length > 1 && nearestGap(run, runs) <= STRAY_GAP_EMS * run.fontSize) {
+        at++;
+        continue;
+      }
       const home = takes(open[k - 1], run) ? open[k - 1]! : takes(open[k + 1], run) ? open[k + 1]! : undefined;
-      if (!home) continue;
-      line.runs.splice(line.runs.indexOf(run), 1);
+      if (!home) {
+        at++;
+        continue;
+      }
+      runs.splice(at, 1);
       home.runs.push(run);
     }
   }
