@@ -32,11 +32,14 @@ interface Cell {
 
 export function taggedTableRows(runs: readonly TextRun[], order: StructureOrder, options: LayoutOptions): Line[] {
   const byCell = new Map<string, TextRun[]>();
+  // The tree holds the whole table on every page it spans: only the rows with text here are made.
+  const rowsHere = new Set<number>();
   let table = -1;
   for (const run of runs) {
     const cell = order.places.get(run.mcid!)?.cell;
     if (!cell) continue;
     table = cell.table;
+    rowsHere.add(cell.row);
     const key = `${cell.row}:${cell.column}`;
     const cellRuns = byCell.get(key) ?? [];
     cellRuns.push(run);
@@ -46,6 +49,7 @@ export function taggedTableRows(runs: readonly TextRun[], order: StructureOrder,
   const rightToLeft = isRightToLeft(runs.map((r) => r.text).join(" "));
   const lines: Line[] = [];
   shape.forEach((columns, row) => {
+    if (!rowsHere.has(row)) return;
     const cells: Cell[] = [];
     for (let column = 0; column < columns; column++) {
       const cellRuns = byCell.get(`${row}:${column}`) ?? [];
