@@ -1,7 +1,8 @@
 // Prints the text content and structure tree of every page of the PDFs named, as pdf.js gives
 // them, in a process of its own (two pdf.js builds cannot share one): `built` is pagestream's
 // (dist/, with its patches, scripts/pdfjs-patches.mjs), `unpatched` is pdfjs-dist as published.
-// Both open documents with the same options. Numbers are written so that -0 stays -0; what only
+// Both open documents with the same options, the built one as extraction opens them (images
+// placed, not decoded; no font files built). Numbers are written so that -0 stays -0; what only
 // the built pdf.js gives is left out: the style's `fontName` (its patch 1) and the painted paths
 // (its patch 6).
 //   node test/helpers/text-content-dump.mjs built|unpatched FILE...
