@@ -169,16 +169,29 @@ const builtInCMapsKept = {
  * glyph names, Unicode maps and widths. What the steps left out decide is only the file and
  * which glyph each code is drawn with (`toFontChar`, which a glyph's text never comes from in
  * a font whose file was read; it stays empty). The outline check throws for a TrueType font of
- * no glyphs, which then falls back: for such a font it still runs.
+ * no glyphs, which then falls back: for such a font it still runs. A font with no file at all
+ * whose name pdf.js does not know gets no glyph map either (for a CID font, one entry per code
+ * of its Unicode map: 65,536 for an identity map): its text is read through that map only when
+ * it is written vertically (a vertical presentation form stands in for its glyph), which keeps it.
  * The steps run while the Font constructor runs, synchronously, so one flag, set for that time
  * only, tells them.
  */
 const fontFileSkipped = [
   {
+    what: "the Font constructor's options",
+    pattern: /this\.disableFontFace=([\w$]+)\.disableFontFace;this\.fontExtraProperties=/g,
+    replace: "this.disableFontFace=$1.disableFontFace;this.pagestreamForText=1===$1.maxImageSize;this.fontExtraProperties=",
+  },
+  {
     what: "the Font constructor's conversion",
     pattern:
       /(constructor\(([\w$]+),[\w$]+,[\w$]+,([\w$]+)\)\{this\.name=\2;this\.psName=null;this\.disableFontFace=\3\.disableFontFace;[^]*?)let ([\w$]+);try\{switch\(([\w$]+)\)\{case"MMType1":([^]*?)\}catch\(([\w$]+)\)\{warn\(\7\);this\.fallbackToSystemFont\(([\w$]+)\);return\}/g,
-    replace: "$1let $4;pagestreamFontForText=1===$3.maxImageSize;try{switch($5){case\"MMType1\":$6}catch($7){warn($7);this.fallbackToSystemFont($8);return}finally{pagestreamFontForText=!1}",
+    replace: "$1let $4;pagestreamFontForText=this.pagestreamForText;try{switch($5){case\"MMType1\":$6}catch($7){warn($7);this.fallbackToSystemFont($8);return}finally{pagestreamFontForText=!1}",
+  },
+  {
+    what: "fallbackToSystemFont's glyph map of a font of no known name",
+    pattern: /else\{const ([\w$]+)=([\w$]+)\(\),([\w$]+)=new Map;this\.toUnicode\.forEach\(\(([\w$]+),([\w$]+)\)=>\{if\(!this\.composite\)/g,
+    replace: "else{const $1=$2(),$3=new Map;this.pagestreamForText&&!this.vertical||this.toUnicode.forEach(($4,$5)=>{if(!this.composite)",
   },
   {
     what: "createCmapTable",
