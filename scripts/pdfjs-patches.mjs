@@ -159,11 +159,11 @@ const builtInCMapsKept = {
  * 10. Every embedded font, and every standard font pdf.js substitutes from its own files (a
  * Liberation TrueType for a Helvetica the document does not embed), is rebuilt as an OpenType
  * file for a browser's font loader: glyph outlines sanitised (and scaled, for the standard font
- * that stands in for an XFA form's font), hinting programs checked, each
- * code mapped to a glyph, new cmap, OS/2, name and post tables, the whole written out (a Type 1
- * or CFF font first compiled to CFF). A document opened for extraction (`maxImageSize` 1, as
- * patches 2 and 8) never loads a font face, so that file is never read: while such a
- * document's font is built, those steps are left out and the font has no `data`.
+ * that stands in for an XFA form's font), hinting programs checked, each code mapped to a glyph,
+ * new cmap, OS/2, name and post tables, the whole written out (a Type 1 or CFF font first
+ * compiled to CFF). A document opened for extraction (`maxImageSize` 1, as patches 2 and 8)
+ * never loads a font face, so that file is never read: while such a document's font is built,
+ * those steps are left out and the font has no `data`.
  * What text is read with is all still worked out as before: the font's tables are read and
  * checked (the same errors fall back to a system font), its ascent and descent, encodings,
  * glyph names, Unicode maps and widths. What the steps left out decide is only the file and
@@ -173,8 +173,10 @@ const builtInCMapsKept = {
  * whose name pdf.js does not know gets no glyph map either (for a CID font, one entry per code
  * of its Unicode map: 65,536 for an identity map): its text is read through that map only when
  * it is written vertically (a vertical presentation form stands in for its glyph), which keeps it.
- * The steps run while the Font constructor runs, synchronously, so one flag, set for that time
- * only, tells them.
+ * The font knows it is read for its text (`pagestreamForText`, set first in its constructor,
+ * where the fallback reads it); the builders are functions of pdf.js's module, asked while the
+ * constructor converts the font's file, synchronously, so a flag set for that time only
+ * (`pagestreamFontForText`) tells them.
  */
 const fontFileSkipped = [
   {

@@ -1,8 +1,9 @@
 /**
  * pagestream's pdf.js (scripts/pdfjs-patches.mjs) reads text faster, never differently: the
  * text transform written out in place (patch 3) and the text chunks and structure trees handed
- * over uncopied (patch 5) must give every page's text content and structure tree exactly as
- * published pdf.js gives them, every position to the bit; the paths its text pass records
+ * over uncopied (patch 5, which copies no message of plain values either) must give every
+ * page's text content and structure tree exactly as published pdf.js gives them, every
+ * position to the bit; the paths its text pass records
  * (patch 6) must give the drawn rules the operator list gives; a document opened for extraction
  * builds no glyph outlines (patch 8), with the same operator list, and no font files (patch 10),
  * with the same text; CJK text read through the CMaps pdf.js ships comes out the same when a CMap
@@ -77,6 +78,32 @@ describe("the built pdf.js's text content", () => {
       }
     }
     expect(trees).toBeGreaterThan(0);
+  });
+
+  it("copies no message of plain values across the port: a stream's requests and acknowledgements pass as they are", async () => {
+    /** A message holding no object (what patch 5 passes without a copy). */
+    const plain = (m: unknown) => m !== null && typeof m === "object" && Object.getPrototypeOf(m) === Object.prototype && Object.values(m).every((v) => v === null || (typeof v !== "object" && typeof v !== "function"));
+    const cloned: unknown[] = [];
+    const clone = globalThis.structuredClone;
+    globalThis.structuredClone = ((value: unknown, options?: StructuredSerializeOptions) => (cloned.push(value), clone(value, options))) as typeof structuredClone;
+    let pages = 0;
+    try {
+      const pdf = await openPdf(new Uint8Array(readFileSync(join(root, "fixtures", "two-pages.pdf"))), { placeImagesOnly: true });
+      try {
+        for (let n = 1; n <= pdf.numPages; n++) {
+          const { items } = await (await pdf.getPage(n)).getTextContent();
+          if (items.length) pages++;
+        }
+      } finally {
+        await pdf.loadingTask.destroy();
+      }
+    } finally {
+      globalThis.structuredClone = clone;
+    }
+    expect(pages).toBe(2);
+    // Messages holding objects (a page's number, a page's reference) are still copied.
+    expect(cloned.length).toBeGreaterThan(0);
+    expect(cloned.filter(plain)).toEqual([]);
   });
 
   it("records the paths each page paints, which give the drawn rules the operator list gives", async () => {
