@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TextRun } from "../../src/core/records.js";
 import { orderByColumns } from "../../src/stages/extract/column-layout.js";
 import { groupLines } from "../../src/stages/extract/line-grouping.js";
-import { detectTables } from "../../src/stages/extract/table-detection.js";
+import { detectTables, tablesOf } from "../../src/stages/extract/table-detection.js";
 import { run, words } from "../helpers/runs.js";
 
 const options = { lineTolerance: 0.5, spaceRatio: 0.25, collapseLetterSpacing: true, gutterRatio: 0.7 };
@@ -307,6 +307,28 @@ describe("table detection", () => {
     ];
     const [table] = detectTables(groupLines(runs, options), options);
     expect(table!.rows.map((r) => r.text)).toEqual(["dn\tLinear map of remark 12", "f*\tMap between fundamen-tal groups", "A ≅ B\tA is isometric to B", "Sn\tSphere"]);
+  });
+
+  it("gives the tables of a page one at a time, top to bottom, as many as it finds in all", () => {
+    const runs = [
+      ...cells(700, ["Item", "Supplier", "Qty"]),
+      ...cells(684, ["Valve", "Nordia", "4"]),
+      ...cells(668, ["Chair", "Hydra", "89"]),
+      ...column("P", 5, 60, 640, 464),
+      ...cells(560, ["Year", "Orders", "Returns"]),
+      ...cells(544, ["2024", "1,204", "31"]),
+      ...cells(528, ["2025", "1,318", "27"]),
+    ];
+    const lines = groupLines(runs, options);
+    const tables = tablesOf(lines, options);
+    const first = tables.next();
+    expect(first.done).toBe(false);
+    expect(first.value!.rows.map((r) => r.cells?.[0])).toEqual(["Item", "Valve", "Chair"]);
+    expect([...tables].map((t) => t.rows.map((r) => r.cells?.[0]))).toEqual([["Year", "2024", "2025"]]);
+    expect(detectTables(lines, options).map((t) => [t.start, t.end])).toEqual([
+      [0, 3],
+      [8, 11],
+    ]);
   });
 
   it("makes a line whose parts stand far apart a table of one row, standing alone", () => {

@@ -1,7 +1,7 @@
 /**
  * The straight lines a page draws (rulings.ts). Extraction asks for them only on pages where
  * they can change the text: a table found from the words alone, whose cells the rules may part;
- * only the tables are then found again (page-layout.ts withDrawnRules).
+ * only the tables are then found again (page-layout.ts PageReading).
  *
  * pagestream's pdf.js records the paths a page paints while it reads the page's text
  * (scripts/pdfjs-patches.mjs, patch 6), and they come out of the text content as items of their

@@ -22,7 +22,7 @@ import { stripListingLineNumbers } from "./listing-line-numbers.js";
 import { markItems } from "./marked-content.js";
 import { lineGaps, measurePageGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
 import { readStructureOrder, type StructTreeNode, type StructureOrder } from "./structure-order.js";
-import { detectTables } from "./table-detection.js";
+import { detectTables, tablesOf } from "./table-detection.js";
 import { axisRulings, NO_TABLE_RULINGS, tableRulings, type Segment, type TableRulings } from "./rulings.js";
 import { taggedTableRows } from "./tagged-table.js";
 import { normalizeLineText, type NormalizationOptions } from "./text-normalization.js";
@@ -57,11 +57,6 @@ export interface PageLines {
   angle: number;
 }
 
-/** Tables found from the words alone on the page, not given by its tags: drawn rules may part their cells. */
-export function hasGeometricTable(page: PageLines): boolean {
-  return page.sections.some((s) => s.kind === "paragraph" && s.paragraph === "table" && s.role !== "Table");
-}
-
 export interface PageLayout {
   lines: Line[];
   paragraphs: Paragraph[];
@@ -78,20 +73,22 @@ const UNTAGGED_TRUST_FACTOR = 4;
 const PARAGRAPH_ROLES = new Set(["P", "H", "H1", "H2", "H3", "H4", "H5", "H6", "LI", "Lbl", "LBody", "Caption", "TOCI", "Note", "BibEntry", "Title", "FENote"]);
 
 /**
- * A page's reading again with the rules its drawing shows (page-drawing.ts), from the lines,
- * columns and tagged blocks its first reading found: only its tables are found again.
+ * A page laid out up to its tables (docs/extraction.md §4.4.1). A table found from the words
+ * alone (not given by the page's tags) may have its cells parted by the rules the page draws,
+ * and then only the tables are found again, with those rules, from the same lines, columns and
+ * tagged blocks. The reading without rules is made only when it is the answer: on a page with
+ * such a table and rules to weigh, its tables would be thrown away.
  */
-const withRules = new WeakMap<PageLines, (segments: readonly Segment[]) => PageLines>();
-
-/**
- * The page read again with the straight lines it draws (in user space) as the rules of its
- * tables (docs/extraction.md §4.4.1); the page itself when it came from no `layoutLines`.
- */
-export function withDrawnRules(page: PageLines, segments: readonly Segment[]): PageLines {
-  return withRules.get(page)?.(segments) ?? page;
+export interface PageReading {
+  /** The page holds a table found from its words alone (known from the first such table). */
+  readonly hasGeometricTable: boolean;
+  /** The page read without rules. */
+  plain(): PageLines;
+  /** The page read with the straight lines it draws (in user space) as the rules of its tables. */
+  withRules(segments: readonly Segment[]): PageLines;
 }
 
-/** Phase one: items (with marked content) → sections in reading order. */
+/** Phase one: items (with marked content) → sections in reading order, tables to be found with or without rules. */
 export function layoutLines(
   items: readonly unknown[],
   styles: PdfFontStyles,
@@ -100,20 +97,26 @@ export function layoutLines(
   frame?: PageFrame,
   /** The document's fixed-pitch evidence from the pages before (text-runs.ts); this page's is added. */
   fontCells?: FontCells,
-): PageLines {
+): PageReading {
   const { angle, body, offAxis, offAxisAngles, stretchedFixedPitch } = orientRuns(markItems(items), styles, fontCells);
   const facts = { chars: countChars([...body, ...offAxis.flat()]), ocrSuspect: stretchedFixedPitch, angle };
   // Each off-axis group's lines say how far their frame is turned from the body's: their boxes need it.
   const tail = offAxis.map((group, g) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true, turn: offAxisAngles[g]! - angle }))));
-  // The page as read with these rules (none at first), and the way to read it with others.
-  const read = (build: (rulings: TableRulings) => PageLines): PageLines => {
-    const page = build(NO_TABLE_RULINGS);
-    withRules.set(page, (segments) => build(tableRulings(axisRulings(segments, angle))));
-    return page;
+  // The page as read with some rules, and the lines whose tables those rules may change.
+  const reading = (build: (rulings: TableRulings) => PageLines, geometric: GeometricLines | undefined): PageReading => {
+    let plain: PageLines | undefined;
+    let hasTable: boolean | undefined;
+    return {
+      get hasGeometricTable() {
+        return (hasTable ??= geometric !== undefined && holdsTable(geometric, options));
+      },
+      plain: () => (plain ??= build(NO_TABLE_RULINGS)),
+      withRules: (segments) => build(tableRulings(axisRulings(segments, angle))),
+    };
   };
-  const geometric = (reason: string, untaggedGlyphs: number): PageLines => {
+  const geometric = (reason: string, untaggedGlyphs: number): PageReading => {
     const lines = geometricLines(body, options, frame);
-    return read((rulings) => {
+    return reading((rulings) => {
       // The page is cut again with the grids the page draws when the first reading did not see
       // them: a gutter it cut through a grid parted the grid's cells, not columns (the names of
       // a ruled list beside its figures), and text level with a grid outside it was read into
@@ -122,7 +125,7 @@ export function layoutLines(
       const recut = grids.some((grid) => lines.gutters.some((g) => crossesGrid(g, grid)) || textBeside(lines.lines, grid));
       const page = geometricSections(recut ? geometricLines(body, options, frame, grids) : lines, options, rulings);
       return finish({ ...page, ...facts, sections: [...page.sections, ...tail], orderSource: "geometry", orderReason: reason, untaggedGlyphs }, options);
-    });
+    }, lines);
   };
 
   if (options.readingOrder === "geometry") return geometric("geometry was asked for", 0);
@@ -142,18 +145,20 @@ export function layoutLines(
   }
   const sections = structureSections(body, order, options);
   const restLines = untagged.length ? geometricLines(untagged, options, frame) : undefined;
-  return read((rulings) =>
-    finish(
-      {
-        ...facts,
-        sections: [...sections, ...(restLines ? geometricSections(restLines, options, rulings).sections : []), ...tail],
-        orderSource: "structure",
-        orderReason: untaggedGlyphs ? `structure tree; ${untaggedGlyphs} untagged characters follow as a geometric tail` : "structure tree",
-        untaggedGlyphs,
-        columns: 1,
-      },
-      options,
-    ),
+  return reading(
+    (rulings) =>
+      finish(
+        {
+          ...facts,
+          sections: [...sections, ...(restLines ? geometricSections(restLines, options, rulings).sections : []), ...tail],
+          orderSource: "structure",
+          orderReason: untaggedGlyphs ? `structure tree; ${untaggedGlyphs} untagged characters follow as a geometric tail` : "structure tree",
+          untaggedGlyphs,
+          columns: 1,
+        },
+        options,
+      ),
+    restLines,
   );
 }
 
@@ -287,6 +292,21 @@ function blockLines(runs: readonly TextRun[], order: StructureOrder, options: La
   return lines;
 }
 
+/** A line's text as the page keeps it (ligatures, soft hyphens, spaces normalised), or undefined for a line left empty. */
+function keptText(line: Line, options: NormalizationOptions): string | undefined {
+  const text = normalizeLineText(line.text, options).replace(/^ +| +$/g, "");
+  return text.replace(/\t/g, "") ? text : undefined;
+}
+
+/**
+ * The lines, read without rules, hold a table that the page keeps (a row with text): found as
+ * geometricSections finds it, up to the first.
+ */
+function holdsTable({ lines, blockStarts }: GeometricLines, options: LayoutOptions): boolean {
+  for (const table of tablesOf(lines, options, blockStarts, NO_TABLE_RULINGS)) if (table.rows.some((row) => keptText(row, options) !== undefined)) return true;
+  return false;
+}
+
 /** Normalises every line's text (ligatures, soft hyphens, spaces) and drops lines left empty. */
 function finish(page: PageLines, options: LayoutOptions): PageLines {
   const sections: Section[] = [];
@@ -294,8 +314,8 @@ function finish(page: PageLines, options: LayoutOptions): PageLines {
     const keep: Line[] = [];
     const breaks = new Set<number>();
     section.lines.forEach((line, i) => {
-      const text = normalizeLineText(line.text, options).replace(/^ +| +$/g, "");
-      if (!text.replace(/\t/g, "")) return;
+      const text = keptText(line, options);
+      if (text === undefined) return;
       if (section.kind === "flow" && section.flowBreaks.has(i)) breaks.add(keep.length);
       keep.push({ ...line, text, ...(line.cells ? { cells: line.cells.map((c) => normalizeLineText(c, options)) } : {}) });
     });

@@ -7,7 +7,7 @@ import { windowPagesOf } from "../../core/stage-operators.js";
 import type { PageRecord } from "../../core/records.js";
 import { textFrameToDisplay, type DisplayMatrix } from "../../text/page-boxes.js";
 import { readDrawnSegments, separatePaintedPaths } from "./page-drawing.js";
-import { documentLineGap, hasGeometricTable, layoutLines, withDrawnRules, layoutParagraphs, monospacedShare, type LayoutOptions, type PageLayout, type PageLines } from "./page-layout.js";
+import { documentLineGap, layoutLines, layoutParagraphs, monospacedShare, type LayoutOptions, type PageLayout, type PageLines } from "./page-layout.js";
 import { withBlockRoles } from "../../text/block-roles.js";
 import { readOutline } from "./document-outline.js";
 import type { OutlineEntry } from "../../text/outline.js";
@@ -255,12 +255,10 @@ async function readPage(pdf: PdfDocument, number: number, layout: LayoutOptions,
     const tagged = layout.readingOrder !== "geometry" && items.some((it) => "id" in it && it.id);
     const tree = tagged ? ((await page.getStructTree().catch(() => null)) as StructTreeNode | null) : null;
     const frame = { width: viewport.width, height: viewport.height };
-    let lines = layoutLines(items, content.styles as PdfFontStyles, tree, layout, frame, fonts.cells);
-    // A table found from the words alone is found again with the rules the page draws.
-    if (hasGeometricTable(lines)) {
-      const segments = await readDrawnSegments(page, paths).catch(() => []);
-      if (segments.length) lines = withDrawnRules(lines, segments);
-    }
+    const reading = layoutLines(items, content.styles as PdfFontStyles, tree, layout, frame, fonts.cells);
+    // A table found from the words alone is found with the rules the page draws.
+    const segments = reading.hasGeometricTable ? await readDrawnSegments(page, paths).catch(() => []) : [];
+    const lines = segments.length ? reading.withRules(segments) : reading.plain();
     renameFonts(lines.sections, fonts.names, content.styles as PdfFontStyles);
     const probe = lines.chars < SPARSE_PAGE_CHARS || lines.ocrSuspect ? await probePage(page).catch(() => undefined) : undefined;
     const toDisplay = textFrameToDisplay(viewport.transform, lines.angle);

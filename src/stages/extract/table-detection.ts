@@ -76,6 +76,14 @@ const MIN_REGION_LINES = 2;
  * runs over one. `rulings`: what the rules the page draws say of its tables (rulings.ts).
  */
 export function detectTables(lines: readonly Line[], options: TableOptions, blockStarts: ReadonlySet<number> = new Set(), rulings: TableRulings = NO_TABLE_RULINGS): TableRange[] {
+  return [...tablesOf(lines, options, blockStarts, rulings)];
+}
+
+/**
+ * detectTables' tables one by one, top to bottom, each found only when asked for: whether a
+ * page holds a table at all is known from its first (page-layout.ts PageReading).
+ */
+export function* tablesOf(lines: readonly Line[], options: TableOptions, blockStarts: ReadonlySet<number> = new Set(), rulings: TableRulings = NO_TABLE_RULINGS): Generator<TableRange, void, undefined> {
   const { regions } = rulings;
   // A ruled table is a block of its own: no table runs into it or out of it.
   const inRegion = lines.map((l) => (regions.length ? regionOfLine(l, regions) : -1));
@@ -113,7 +121,6 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
     if (found === undefined && !white.has(key)) white.set(key, (found = whiteColumns(Array.from({ length: count }, (_, k) => words(first + k)), options, known)));
     return found ? columnsAmongRules(found, rules) : [];
   };
-  const tables: TableRange[] = [];
   let i = 0;
   while (i < lines.length) {
     if (frags[i]!.length < 2) {
@@ -140,23 +147,22 @@ export function detectTables(lines: readonly Line[], options: TableOptions, bloc
       continue;
     }
     if (table) {
-      tables.push({ ...table, start: i, end: i + table.consumed });
+      yield { ...table, start: i, end: i + table.consumed };
       i += table.consumed;
       continue;
     }
     const row = loneRow(lines[i]!, frags[i]!, options);
-    if (row) tables.push({ rows: [row], start: i, end: i + 1 });
+    if (row) yield { rows: [row], start: i, end: i + 1 };
     i++;
   }
-  return tables;
 }
 
 /**
  * What finding tables makes of a page's lines whatever rules it weighs: each line's words (split
  * once: a run that is no table is tried again from each of its lines), what column finding
  * makes of each line, and the white columns of each stretch of lines. A page with a table is
- * read twice from the same lines, without the rules it draws and with them (page-layout.ts
- * withDrawnRules): the second reading takes up the first's. The lines must not change while
+ * read twice from the same lines, without the rules it draws (up to its first table) and with
+ * them (page-layout.ts PageReading): the second reading takes up the first's. The lines must not change while
  * they are kept here (they do not: a reading makes new lines).
  */
 interface TableWork {
