@@ -1,10 +1,12 @@
 /**
  * What an extraction worker is started with (src/run/worker-process.ts): Node's profiler switches
  * given to the command reach its workers, where the extraction runs, so `node --cpu-prof … run`
- * profiles them too; nothing else of the command's switches does.
+ * profiles them too; nothing else of the command's switches does. A worker allowed a heap of
+ * 1 GiB or more gets a young generation twice V8's size.
  */
 import { describe, expect, it } from "vitest";
-import { profilerSwitches } from "../../src/run/worker-process.js";
+import { execFileSync } from "node:child_process";
+import { profilerSwitches, youngGeneration } from "../../src/run/worker-process.js";
 
 describe("profiler switches for a worker", () => {
   it("passes --cpu-prof and --heap-prof with their folder and interval, in either spelling", () => {
@@ -19,5 +21,28 @@ describe("profiler switches for a worker", () => {
 
   it("leaves out a fixed profile name (every worker would write one file) and every other switch", () => {
     expect(profilerSwitches(["--max-old-space-size=512", "--cpu-prof", "--cpu-prof-name", "run.cpuprofile", "--enable-source-maps", "--cpu-prof-name=x"])).toEqual(["--cpu-prof"]);
+  });
+});
+
+describe("a worker's young generation", () => {
+  const node20 = "11.3.244.8-node.33";
+  it("doubles Node 20's semi-spaces for a worker allowed 1 GiB or more, and keeps V8's own for a smaller heap", () => {
+    expect(youngGeneration(1024, node20)).toEqual(["--max-semi-space-size=32"]);
+    expect(youngGeneration(8192, node20)).toEqual(["--max-semi-space-size=32"]);
+    expect(youngGeneration(768, node20)).toEqual(["--max-semi-space-size=24"]);
+    expect(youngGeneration(512, node20)).toEqual([]);
+    expect(youngGeneration(128, node20)).toEqual([]);
+  });
+
+  it("leaves a later V8, which sizes its young generation from the heap, to its own", () => {
+    expect(youngGeneration(1024, "13.6.233.17-node.37")).toEqual([]);
+  });
+
+  it("never makes this Node's young generation smaller: the heap's limit grows by it or stays", () => {
+    const limit = (args: string[]) => Number(execFileSync(process.execPath, [...args, "-p", "require('v8').getHeapStatistics().heap_size_limit"], { encoding: "utf8" }));
+    const own = limit(["--max-old-space-size=1024"]);
+    const given = limit(["--max-old-space-size=1024", ...youngGeneration(1024)]);
+    if (Number(process.versions.v8.split(".")[0]) <= 11) expect(given).toBeGreaterThan(own);
+    else expect(given).toBe(own);
   });
 });
