@@ -237,7 +237,32 @@ const fontFileSkipped = [
   },
 ];
 
-export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept, ...fontFileSkipped];
+/**
+ * 11. A page's structure tree holds every element with content on the page, and the elements
+ * around them; for a table, pdf.js takes in all of its rows and their cells besides, whichever
+ * page they are on (`addNode`'s role switch). A table that runs over many pages then comes whole
+ * with each of them: 160 KB of tree for every page of a 16-page tagged report, a third of its
+ * reading, and the work grows with the pages times the table. For a document opened for
+ * extraction (`maxImageSize` 1, as patches 2, 8 and 10), a table and its sections (THead, TBody,
+ * TFoot) take in only the rows with content on the page, which come in through that content
+ * anyway; a row takes in all its cells as before, so an empty cell keeps its column (and a list
+ * all its items). Extraction reads a table's rows from the content on the page
+ * (tagged-table.ts): a row with none there gives no line.
+ */
+const structureRowsOfPage = [
+  {
+    what: "the page's structure tree, told it is read for text",
+    pattern: /_parseStructTree\(([\w$]+)\)\{const ([\w$]+)=new StructTreePage\(\1,this\.pageDict\);\2\.parse\(this\.ref\);return \2\}/g,
+    replace: "_parseStructTree($1){const $2=new StructTreePage($1,this.pageDict);$2.pagestreamForText=1===this.evaluatorOptions.maxImageSize;$2.parse(this.ref);return $2}",
+  },
+  {
+    what: "addNode's role switch",
+    pattern: /switch\(([\w$]+)\.role\)\{case"L":case"LBody":case"LI":case"Table":case"THead":case"TBody":case"TFoot":case"TR":/g,
+    replace: 'switch($1.role){case"L":case"LBody":case"LI":case"Table":case"THead":case"TBody":case"TFoot":if(this.pagestreamForText)break;case"TR":',
+  },
+];
+
+export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept, ...fontFileSkipped, ...structureRowsOfPage];
 
 /**
  * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top

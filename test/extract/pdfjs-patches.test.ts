@@ -7,9 +7,10 @@
  * (patch 6) must give the drawn rules the operator list gives; a document opened for extraction
  * builds no glyph outlines (patch 8), with the same operator list, and no font files (patch 10),
  * with the same text; CJK text read through the CMaps pdf.js ships comes out the same when a CMap
- * is kept from a document before (patch 9). Compared on every PDF committed under fixtures/ and
- * on pages that set their text's transform, embed fonts and draw their paths every way a content
- * stream can.
+ * is kept from a document before (patch 9); a page's structure tree is published pdf.js's less
+ * the rows and items of tables and lists with no content on the page (patch 11). Compared on
+ * every PDF committed under fixtures/ and on pages that set their text's transform, embed fonts,
+ * draw their paths every way a content stream can and run a tagged table and list over two pages.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +18,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, textTransformsPdf } from "../../fixtures/hostile.mjs";
+import { builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, taggedAcrossPagesPdf, textTransformsPdf } from "../../fixtures/hostile.mjs";
+import { extractFile, okPages } from "../helpers/extract.js";
 import { readDrawnSegments, separatePaintedPaths } from "../../src/stages/extract/page-drawing.js";
 import { documentParameters, loadPdfJs, openPdf, recordsPaintedPaths } from "../../src/stages/extract/pdfjs-loader.js";
 import { drawnSegments, paintedSegments } from "../../src/stages/extract/rulings.js";
@@ -29,6 +31,46 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function textContent(build: "built" | "unpatched", files: string[]): Promise<Record<string, string[]>> {
   const { stdout } = await promisify(execFile)(process.execPath, [join(root, "test", "helpers", "text-content-dump.mjs"), build, ...files], { maxBuffer: 64 << 20 });
   return JSON.parse(stdout);
+}
+
+interface TreeNode {
+  role?: string;
+  type?: string;
+  children?: TreeNode[];
+}
+
+/** Roles whose every element child published pdf.js puts in the tree of each page (its StructTreePage.addNode). */
+const TAKEN_WHOLE = new Set(["L", "LBody", "LI", "Table", "THead", "TBody", "TFoot"]);
+
+/**
+ * A page's dump (text-content-dump.mjs) as patch 11 makes it: the children of a table, a table
+ * section, a list, a list item or its body that hold nothing of the page are left out. What
+ * holds something of the page is what pdf.js writes as a child with a `type`: the page's
+ * marked content, its objects and annotations.
+ */
+function withOnlyContentOfPage(page: string): string {
+  const holds = (node: TreeNode): boolean => node.type !== undefined || (node.children ?? []).some(holds);
+  const prune = (node: TreeNode): void => {
+    if (!node.children) return;
+    if (node.role && TAKEN_WHOLE.has(node.role)) node.children = node.children.filter(holds);
+    node.children.forEach(prune);
+  };
+  const dump = JSON.parse(page) as { structTree: TreeNode | null };
+  if (dump.structTree) prune(dump.structTree);
+  return JSON.stringify(dump);
+}
+
+/** The rows of a page's tables and the items of its lists, as its tree holds them. */
+function rowsAndItems(page: string): { rows: number; items: number } {
+  const count = { rows: 0, items: 0 };
+  const walk = (node: TreeNode): void => {
+    if (node.role === "TR") count.rows++;
+    if (node.role === "LI") count.items++;
+    node.children?.forEach(walk);
+  };
+  const tree = (JSON.parse(page) as { structTree: TreeNode | null }).structTree;
+  if (tree) walk(tree);
+  return count;
 }
 
 describe("the built pdf.js's text content", () => {
@@ -44,7 +86,10 @@ describe("the built pdf.js's text content", () => {
     const fixtures = readdirSync(join(root, "fixtures"))
       .filter((name) => name.endsWith(".pdf"))
       .map((name) => join(root, "fixtures", name));
-    const files = [transforms, fonts, cmaps[0]!, ...fixtures, cmaps[1]!];
+    // A tagged table and list that run over two pages: each page's tree holds the rows and items on it (patch 11).
+    const across = join(dir, "tagged-across-pages.pdf");
+    writeFileSync(across, taggedAcrossPagesPdf());
+    const files = [transforms, fonts, cmaps[0]!, across, ...fixtures, cmaps[1]!];
     const [built, unpatched] = await Promise.all([textContent("built", files), textContent("unpatched", files)]);
     expect(Object.keys(built)).toHaveLength(files.length);
     // The transforms page: nine lines of text, among them positions only a skewed CTM, a rise and a Type 3 font give.
@@ -55,8 +100,28 @@ describe("the built pdf.js's text content", () => {
     // The CJK page: Unicode, GB and Shift-JIS codes, each read through its CMap; written
     // vertically, the comma is its vertical form (read through the glyph map patch 10 keeps).
     for (const file of cmaps) for (const text of ["日本語の文", "中文文本", "日本語", "日本︑の文"]) expect(built[file]![0]).toContain(`"${text}"`);
-    for (const file of files) expect(built[file], file).toEqual(unpatched[file]);
+    for (const file of files) expect(built[file], file).toEqual(unpatched[file]!.map(withOnlyContentOfPage));
   }, 120_000);
+
+  it("gives each page of a table and a list that run over two pages their rows and items on the page only, and reads them as before", async () => {
+    const file = join(dir, "tagged-across-pages-alone.pdf");
+    writeFileSync(file, taggedAcrossPagesPdf());
+    const [built, unpatched] = await Promise.all([textContent("built", [file]), textContent("unpatched", [file])]);
+    // Published pdf.js gives both pages the table's four rows and the list's three items.
+    expect(unpatched[file]!.map(rowsAndItems)).toEqual([
+      { rows: 4, items: 3 },
+      { rows: 4, items: 3 },
+    ]);
+    expect(built[file]!.map(rowsAndItems)).toEqual([
+      { rows: 2, items: 1 },
+      { rows: 2, items: 2 },
+    ]);
+    // The empty cell of the second row keeps its column; each page reads its own rows and items.
+    expect(okPages(await extractFile(file)).map((page) => page.text)).toEqual([
+      "Quarterly orders\n\nItem\tQty\tPrice\nValve\t\t12.50\n\n1. First delivery in March",
+      "Gasket\t20\t0.80\nPump\t1\t310.00\n\n2. Second delivery in June\n\n3. Third delivery in September",
+    ]);
+  }, 60_000);
 
   it("hands each structure tree over uncopied, and a new tree at every call: changing one changes no later answer", async () => {
     const tagged = readdirSync(join(root, "fixtures")).filter((name) => /tagged|structure/.test(name) && name.endsWith(".pdf"));
