@@ -67,6 +67,8 @@ describe("pagestream extract", () => {
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(["document", "pages", "tables", "warnings"]);
     expect(out.document).toMatchObject({ page_count: 2, tagged: false, title: expect.any(String) });
+    // A document whose catalog marks it tagged says so.
+    expect(JSON.parse(cli(["extract", "fixtures/tagged-table.pdf", "--format", "json"]).stdout).document.tagged).toBe(true);
     expect(out.document.document_id).toMatch(/^[0-9a-f]{64}$/);
     expect(out.pages.map((p: { number: number }) => p.number)).toEqual([1, 2]);
     expect(Object.keys(out.pages[0]).slice(0, 2)).toEqual(["number", "text"]);

@@ -145,7 +145,7 @@ async function* extractPages(
       size: input.bytes.length,
       pageCount,
       ...(typeof title === "string" && title.trim() ? { title: title.trim() } : {}),
-      tagged: markInfo?.Marked === true,
+      tagged: isMarked(markInfo),
     };
     const numbers = selectPages(spans, pageCount);
     if (numbers.length === 0) {
@@ -221,6 +221,15 @@ interface ReadPage {
   rotation: number;
   toDisplay: DisplayMatrix;
   probe?: PageProbe;
+}
+
+/**
+ * The catalog's MarkInfo says the document is tagged. pdf.js's types promise an object of flags;
+ * pdf.js 6 resolves a Map of them.
+ */
+function isMarked(markInfo: unknown): boolean {
+  if (markInfo instanceof Map) return markInfo.get("Marked") === true;
+  return (markInfo as { Marked?: unknown } | null | undefined)?.Marked === true;
 }
 
 /** A document with at least this share of its characters monospaced is typewritten throughout (docs/extraction.md §5.9). */
