@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import type { PDFDocumentProxy } from "pdfjs-dist/types/src/display/api.js";
 import { DocumentError, describeError } from "../../core/document-error.js";
 import { withNativeBuiltins } from "./native-builtins.js";
+import { PackageDataCache } from "./package-data-cache.js";
 import { runPdfJsScript } from "./pdfjs-script.js";
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
@@ -68,7 +69,8 @@ export interface OpenOptions {
  *   scripting exists only in its viewer, which is not loaded; no network, no system fonts, no
  *   font faces: text extraction needs glyph-to-Unicode maps, never rendered glyphs;
  * - the package's own standard-font data and CMaps, as plain directory paths (a `file://` URL
- *   fails in Node); without the CMaps, CJK text comes back empty;
+ *   fails in Node), each file read once for the process (package-data-cache.ts); without the
+ *   CMaps, CJK text comes back empty;
  * - warnings off: a damaged file is reported through the error record, not the console;
  * - a copy of the bytes, because pdf.js detaches the array it is given;
  * - with `placeImagesOnly`, every image above 1 pixel is left undecoded (a 1×1 one is decoded,
@@ -103,6 +105,7 @@ export function documentParameters(pdfjs: Pick<PdfJs, "VerbosityLevel">, bytes: 
     standardFontDataUrl: join(pdfjsDir, "standard_fonts") + "/",
     cMapUrl: join(pdfjsDir, "cmaps") + "/",
     cMapPacked: true,
+    BinaryDataFactory: PackageDataCache,
     ...(options.placeImagesOnly && patched ? { maxImageSize: 1 } : {}),
   };
 }
