@@ -323,6 +323,10 @@ describe("table detection", () => {
     const tables = tablesOf(lines, options);
     const first = tables.next();
     expect(first.done).toBe(false);
+    // Asked whether some row passes a test, the table makes its rows in order until one does.
+    const seen: string[] = [];
+    expect(first.value!.someRow((row) => (seen.push(row.text), row.text.startsWith("Valve")))).toBe(true);
+    expect(seen).toEqual(["Item\tSupplier\tQty", "Valve\tNordia\t4"]);
     expect(first.value!.rows.map((r) => r.cells?.[0])).toEqual(["Item", "Valve", "Chair"]);
     expect([...tables].map((t) => t.rows.map((r) => r.cells?.[0]))).toEqual([["Year", "2024", "2025"]]);
     expect(detectTables(lines, options).map((t) => [t.start, t.end])).toEqual([

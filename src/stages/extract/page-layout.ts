@@ -303,7 +303,7 @@ function keptText(line: Line, options: NormalizationOptions): string | undefined
  * geometricSections finds it, up to the first.
  */
 function holdsTable({ lines, blockStarts }: GeometricLines, options: LayoutOptions): boolean {
-  for (const table of tablesOf(lines, options, blockStarts, NO_TABLE_RULINGS)) if (table.rows.some((row) => keptText(row, options) !== undefined)) return true;
+  for (const table of tablesOf(lines, options, blockStarts, NO_TABLE_RULINGS)) if (table.someRow((row) => keptText(row, options) !== undefined)) return true;
   return false;
 }
 

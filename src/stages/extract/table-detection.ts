@@ -31,9 +31,28 @@ export interface TableOptions extends SpacingOptions {
 
 export interface TableRange {
   /** The table's rows, one line each, replacing lines[start..end). */
-  rows: Line[];
+  readonly rows: Line[];
+  /** Some row passes the test: the rows are made in order until one does, the rest not at all. */
+  someRow(test: (row: Line) => boolean): boolean;
   start: number;
   end: number;
+}
+
+/** A table whose rows are made when first asked for (a page read without rules only asks whether it has a table). */
+function tableRange(start: number, end: number, count: number, row: (k: number) => Line): TableRange {
+  const made: Line[] = [];
+  const at = (k: number) => (made[k] ??= row(k));
+  return {
+    start,
+    end,
+    get rows() {
+      return Array.from({ length: count }, (_, k) => at(k));
+    },
+    someRow(test) {
+      for (let k = 0; k < count; k++) if (test(at(k))) return true;
+      return false;
+    },
+  };
 }
 
 /**
@@ -147,12 +166,12 @@ export function* tablesOf(lines: readonly Line[], options: TableOptions, blockSt
       continue;
     }
     if (table) {
-      yield { ...table, start: i, end: i + table.consumed };
+      yield tableRange(i, i + table.consumed, table.rows, table.row);
       i += table.consumed;
       continue;
     }
     const row = loneRow(lines[i]!, frags[i]!, options);
-    if (row) yield { rows: [row], start: i, end: i + 1 };
+    if (row) yield tableRange(i, i + 1, 1, () => row);
     i++;
   }
 }
@@ -273,7 +292,7 @@ function buildTable(
   horizontal: readonly Rule[],
   /** The grid of rules the lines stand in, if any. */
   region?: RuledRegion,
-): { rows: Line[]; consumed: number } | typeof PROSE | undefined {
+): { rows: number; row: (k: number) => Line; consumed: number } | typeof PROSE | undefined {
   // Trailing single-fragment lines are not part of the run, unless rules enclose them.
   let count = lines.length;
   if (!region) while (count > 0 && frags[count - 1]!.length < 2) count--;
@@ -341,7 +360,9 @@ function buildTable(
   // A table reads right to left when its text does (a Hebrew table's first column is its
   // rightmost): every row, the header of years too, puts its cells in that order.
   const rightToLeft = isRightToLeft(spanned.flatMap((row) => row.cells.flat().map((r) => r.text)).join(" "));
-  const out = spanned.map((row, k) => {
+  // Each row's line, made when asked for.
+  const rowLine = (k: number): Line => {
+    const row = spanned[k]!;
     const line = buildLine(row.runs, options);
     let cells = row.cells.map((cell, j) => ({ ...cellText(cell, options), down: rowSpans[k]![j]!, extent: runsExtent(cell) ?? null }));
     let spans = cellSpans(cells.map((t) => t.text), row.spans);
@@ -354,8 +375,8 @@ function buildTable(
     line.y = row.y;
     line.role = "TR";
     return line;
-  });
-  return { rows: out, consumed: count };
+  };
+  return { rows: spanned.length, row: rowLine, consumed: count };
 }
 
 /**
