@@ -19,7 +19,7 @@ import { columnsAmongRules, isNumber, rowCells, whiteColumns, type RowCache, typ
 import type { Interval } from "./row-extents.js";
 import { breaksWordBefore } from "../../text/word-breaks.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
-import { isRightToLeft } from "./reading-direction.js";
+import { hasRightToLeft, isRightToLeft } from "./reading-direction.js";
 import { joinCellLines } from "../../text/line-join.js";
 import { NO_TABLE_RULINGS, type RuledRegion, type Rule, type TableRulings } from "./rulings.js";
 import { cutAtRules, lineCuts, regionOfLine, ruleBetweenLines } from "./ruled-lines.js";
@@ -359,12 +359,15 @@ function buildTable(
   const { rows: spanned, spans: rowSpans } = rowRuled ? spanRowsDown(rows, horizontal, pitch) : { rows, spans: rows.map((row) => row.cells.map(() => 1)) };
   // A table reads right to left when its text does (a Hebrew table's first column is its
   // rightmost): every row, the header of years too, puts its cells in that order.
-  const rightToLeft = isRightToLeft(spanned.flatMap((row) => row.cells.flat().map((r) => r.text)).join(" "));
+  const rightToLeft = spanned.some((row) => row.cells.some((cell) => cell.some((r) => hasRightToLeft(r.text)))) && isRightToLeft(spanned.flatMap((row) => row.cells.flat().map((r) => r.text)).join(" "));
   // Each row's line, made when asked for.
   const rowLine = (k: number): Line => {
     const row = spanned[k]!;
     const line = buildLine(row.runs, options);
-    let cells = row.cells.map((cell, j) => ({ ...cellText(cell, options), down: rowSpans[k]![j]!, extent: runsExtent(cell) ?? null }));
+    let cells = row.cells.map((cell, j) => {
+      const { text, lines } = cellText(cell, options);
+      return { text, lines, down: rowSpans[k]![j]!, extent: runsExtent(cell) ?? null };
+    });
     let spans = cellSpans(cells.map((t) => t.text), row.spans);
     if (rightToLeft) [cells, spans] = rightToLeftCells(cells, spans);
     line.cells = cells.map((t) => t.lines.join("\n"));
@@ -395,8 +398,8 @@ function buildTable(
  * block's rows set in groups stand at the font's leading inside a group.
  */
 function continuesRow(prev: Row, cells: readonly TextRun[][], y: number, pitch: number, options: SpacingOptions): boolean {
-  const filled = cells.flatMap((c, j) => (c.length > 0 ? [j] : []));
-  const prevFilled = prev.cells.flatMap((c, j) => (c.length > 0 ? [j] : []));
+  const filled = filledColumns(cells);
+  const prevFilled = filledColumns(prev.cells);
   const close = pitch > 0 && prev.bottom - y < WRAPPED_LINE_PITCH * pitch;
   // A cell goes on in its own type: an item's description set under it in another font is a
   // line of its own.
@@ -409,6 +412,13 @@ function continuesRow(prev: Row, cells: readonly TextRun[][], y: number, pitch: 
   const othersFree = filled.slice(1).every((j) => !prevFilled.includes(j));
   if (prevFilled.includes(first) && othersFree && /^\p{Ll}/u.test(text(cells[first]!))) return true;
   return prevFilled.length === 1 && prevFilled[0] === 0 && !filled.includes(0);
+}
+
+/** The columns of a row's cells that hold runs. */
+function filledColumns(cells: readonly (readonly TextRun[])[]): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < cells.length; j++) if (cells[j]!.length > 0) out.push(j);
+  return out;
 }
 
 /**
@@ -547,6 +557,12 @@ function sameFont(above: readonly TextRun[], below: readonly TextRun[]): boolean
  * for the dehyphenate stage to judge, a space after it is wrong either way (docs/extraction.md §6.2).
  */
 function cellText(runs: readonly TextRun[], options: SpacingOptions): { text: string; lines: string[] } {
+  // Most cells hold one run or none: their one line needs no sorting.
+  if (runs.length <= 1) {
+    const line = runs.length ? joinRuns(runs, options).trim() : "";
+    const lines = line ? [line] : [];
+    return { text: joinCellLines(lines), lines };
+  }
   const byLine: TextRun[][] = [];
   for (const run of [...runs].sort((a, b) => b.y - a.y || a.x - b.x)) {
     const last = byLine[byLine.length - 1];
