@@ -103,14 +103,19 @@ export interface WhiteColumns {
 export function whiteColumns(rows: readonly (readonly TextRun[])[], options: ColumnOptions, known: RowCache = new WeakMap()): WhiteColumns | undefined {
   const filled = rows.filter((r) => r.length > 0);
   if (filled.length === 0) return undefined;
-  const all = filled.flat();
-  const size = median(all.map((w) => w.fontSize)) || 10;
+  // The rows' words in order, as filled.flat() gives them, read in loops (every try of a run asks this).
+  const sizes: number[] = [];
   let left = Infinity;
   let right = -Infinity;
-  for (const w of all) {
-    left = Math.min(left, w.x);
-    right = Math.max(right, w.x + w.width);
+  for (const row of filled) {
+    for (let i = 0; i < row.length; i++) {
+      const w = row[i]!;
+      sizes.push(w.fontSize);
+      left = Math.min(left, w.x);
+      right = Math.max(right, w.x + w.width);
+    }
   }
+  const size = median(sizes) || 10;
   const facts = filled.map((row) => rowFacts(row, options.gutterRatio, known));
   const spans = facts.map((f) => f.spans);
   const free = freeStrips(spans, 0, left, right);
@@ -222,15 +227,16 @@ function withoutLoneColumns(boundaries: readonly Interval[], rows: readonly (rea
     const columnOfWord = columnFinder(out);
     const support = new Int32Array(out.length + 1);
     const firstRow = new Int32Array(out.length + 1).fill(-1);
-    rows.forEach((row, r) =>
-      row.forEach((w) => {
-        const k = columnOfWord(w);
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r]!;
+      for (let i = 0; i < row.length; i++) {
+        const k = columnOfWord(row[i]!);
         if (firstRow[k] === -1) {
           firstRow[k] = r;
           support[k] = 1;
         } else if (firstRow[k] !== r) support[k] = 2;
-      }),
-    );
+      }
+    }
     const lone = support.findIndex((n, k) => n === 0 || (n === 1 && (removable(k - 1) || removable(k))));
     if (lone < 0 || out.length === 0) return out;
     if (support[lone] === 0) {
@@ -268,7 +274,15 @@ function columnFinder(boundaries: readonly Interval[]): (word: TextRun) => numbe
   const middles = Float64Array.from(boundaries, (b) => (b.x0 + b.x1) / 2).sort();
   return (word) => {
     const mid = word.x + word.width / 2;
-    return firstIndex(middles.length, (k) => !(middles[k]! <= mid));
+    // firstIndex(middles.length, (k) => !(middles[k] <= mid)), written out: it is asked of every word of every try.
+    let lo = 0;
+    let hi = middles.length;
+    while (lo < hi) {
+      const k = (lo + hi) >> 1;
+      if (!(middles[k]! <= mid)) hi = k;
+      else lo = k + 1;
+    }
+    return lo;
   };
 }
 
