@@ -239,15 +239,16 @@ const fontFileSkipped = [
 
 /**
  * 11. A page's structure tree holds every element with content on the page, and the elements
- * around them; for a table, pdf.js takes in all of its rows and their cells besides, whichever
- * page they are on (`addNode`'s role switch). A table that runs over many pages then comes whole
- * with each of them: 160 KB of tree for every page of a 16-page tagged report, a third of its
- * reading, and the work grows with the pages times the table. For a document opened for
- * extraction (`maxImageSize` 1, as patches 2, 8 and 10), a table and its sections (THead, TBody,
- * TFoot) take in only the rows with content on the page, which come in through that content
- * anyway; a row takes in all its cells as before, so an empty cell keeps its column (and a list
- * all its items). Extraction reads a table's rows from the content on the page
- * (tagged-table.ts): a row with none there gives no line.
+ * around them; for a table or a list, pdf.js takes in all of its rows and cells, or items,
+ * besides, whichever page they are on (`addNode`'s role switch). A table that runs over many
+ * pages then comes whole with each of them: 160 KB of tree for every page of a 16-page tagged
+ * report, a third of its reading, and the work grows with the pages times the table. For a
+ * document opened for extraction (`maxImageSize` 1, as patches 2, 8 and 10), a table, its
+ * sections (THead, TBody, TFoot), a list, its items and their bodies take in only the children
+ * with content on the page, which come in through that content anyway; a row takes in all its
+ * cells as before, so an empty cell keeps its column. Extraction reads a table's rows and a
+ * list's items from the content on the page (structure-order.ts, tagged-table.ts): a row or an
+ * item with none there gives no line.
  */
 const structureRowsOfPage = [
   {

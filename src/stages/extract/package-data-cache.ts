@@ -2,8 +2,9 @@
  * The files pdf.js reads from its own package while it parses a document: the standard fonts it
  * substitutes for fonts a document names but does not embed (a Liberation TrueType for
  * Helvetica, a Foxit Type 1 for Times), and its CMaps. pdf.js's own reader in Node opens and
- * reads the file again for every document that asks, four calls into the file system each; a
- * filled form asks for three fonts or more, and its whole reading is a few milliseconds. These
+ * reads the file again for every document that asks, four calls into the file system each (22
+ * of the 86 real and business corpus PDFs ask, 55 times in all; a filled form's whole reading
+ * is a few milliseconds). These
  * files never change while the process runs (they are the package's: 820 KB of fonts in all),
  * so each is read once for the process, and every document gets a copy of its bytes.
  *
