@@ -201,8 +201,18 @@ function ruleBoundaries(rows: readonly (readonly TextRun[])[], rules: readonly R
     let through = 0;
     for (const row of rows) {
       if (!crosses(rule, row[0]!)) continue;
-      if (row.some((w) => w.x + slack < rule.at && w.x + w.width - slack > rule.at)) through++;
-      else if (row.some((w) => w.x + w.width - slack <= rule.at) && row.some((w) => w.x + slack >= rule.at)) between++;
+      // Whether a word runs through the rule, ends before it, starts after it: the row read once.
+      let across = false;
+      let before = false;
+      let after = false;
+      for (let i = 0; i < row.length; i++) {
+        const w = row[i]!;
+        if (w.x + slack < rule.at && w.x + w.width - slack > rule.at) across = true;
+        if (w.x + w.width - slack <= rule.at) before = true;
+        if (w.x + slack >= rule.at) after = true;
+      }
+      if (across) through++;
+      else if (before && after) between++;
     }
     if (between >= MIN_RULED_ROWS && between >= 2 * through && !out.some((b) => Math.abs(b.x0 - rule.at) < slack)) out.push({ x0: rule.at, x1: rule.at });
   }
@@ -489,7 +499,17 @@ class Coverage {
     const ends: number[] = [];
     for (const x of all) if (ends.length === 0 || x !== ends[ends.length - 1]) ends.push(x);
     this.ends = ends;
-    const index = (x: number) => firstIndex(ends.length, (k) => ends[k]! >= x);
+    // firstIndex(ends.length, (k) => ends[k] >= x), written out: it is asked of both ends of every span.
+    const index = (x: number) => {
+      let lo = 0;
+      let hi = ends.length;
+      while (lo < hi) {
+        const k = (lo + hi) >> 1;
+        if (ends[k]! >= x) hi = k;
+        else lo = k + 1;
+      }
+      return lo;
+    };
     const diff = new Int32Array(ends.length + 2);
     for (const row of spans) {
       for (const s of row) {
