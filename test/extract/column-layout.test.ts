@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { TextRun } from "../../src/core/records.js";
 import { orderByColumns } from "../../src/stages/extract/column-layout.js";
 import { groupLines } from "../../src/stages/extract/line-grouping.js";
-import { detectTables, tablesOf } from "../../src/stages/extract/table-detection.js";
+import { tablesOf } from "../../src/stages/extract/table-detection.js";
 import { run, words } from "../helpers/runs.js";
 
 const options = { lineTolerance: 0.5, spaceRatio: 0.25, collapseLetterSpacing: true, gutterRatio: 0.7 };
@@ -11,6 +11,9 @@ const options = { lineTolerance: 0.5, spaceRatio: 0.25, collapseLetterSpacing: t
 function column(label: string, n: number, x: number, top: number, width: number): TextRun[] {
   return Array.from({ length: n }, (_, i) => run(`${label}${i} words of running prose fill this line`, x, top - 12 * i, 10, width));
 }
+
+/** Every table among the lines. */
+const detectTables = (...args: Parameters<typeof tablesOf>) => [...tablesOf(...args)];
 
 function order(runs: TextRun[]) {
   return orderByColumns(groupLines(runs, options), options);
@@ -309,7 +312,7 @@ describe("table detection", () => {
     expect(table!.rows.map((r) => r.text)).toEqual(["dn\tLinear map of remark 12", "f*\tMap between fundamen-tal groups", "A ≅ B\tA is isometric to B", "Sn\tSphere"]);
   });
 
-  it("gives the tables of a page one at a time, top to bottom, as many as it finds in all", () => {
+  it("gives the tables of a page one at a time, top to bottom", () => {
     const runs = [
       ...cells(700, ["Item", "Supplier", "Qty"]),
       ...cells(684, ["Valve", "Nordia", "4"]),

@@ -22,7 +22,7 @@ import { stripListingLineNumbers } from "./listing-line-numbers.js";
 import { markItems } from "./marked-content.js";
 import { lineGaps, measurePageGaps, segmentParagraphs, typicalLineGap, type ParagraphOptions } from "./paragraphs.js";
 import { readStructureOrder, type StructTreeNode, type StructureOrder } from "./structure-order.js";
-import { detectTables, tablesOf } from "./table-detection.js";
+import { tablesOf, type TableRange } from "./table-detection.js";
 import { axisRulings, NO_TABLE_RULINGS, tableRulings, type Segment, type TableRulings } from "./rulings.js";
 import { taggedTableRows } from "./tagged-table.js";
 import { normalizeLineText, type NormalizationOptions } from "./text-normalization.js";
@@ -199,6 +199,11 @@ interface GeometricLines {
   columns: PageLines["columns"];
   /** Where the page was cut into columns and blocks. */
   gutters: readonly Box[];
+  /**
+   * The lines' tables without rules, each found when first reached and kept: a page asked
+   * whether it holds a table and then read without rules finds each table once.
+   */
+  tablesWithoutRules: Iterable<TableRange>;
 }
 
 /**
@@ -211,11 +216,32 @@ function geometricLines(runs: readonly TextRun[], options: LayoutOptions, frame?
   const { flowBreaks, columns, blockStarts, gutters } = columnOrder;
   const lines = options.dropListingLineNumbers ? stripListingLineNumbers(columnOrder.lines, options) : columnOrder.lines;
   for (const line of lines) if (line.runs.every((r) => r.artifact)) line.role = "Artifact";
-  return { lines, flowBreaks, blockStarts, columns, gutters };
+  return { lines, flowBreaks, blockStarts, columns, gutters, tablesWithoutRules: replayable(tablesOf(lines, options, blockStarts, NO_TABLE_RULINGS)) };
+}
+
+/** A sequence read from its start as often as asked, each item made once, when first reached. */
+function replayable<T>(items: Iterator<T>): Iterable<T> {
+  const made: T[] = [];
+  let done = false;
+  return {
+    *[Symbol.iterator]() {
+      for (let k = 0; ; k++) {
+        if (k === made.length) {
+          const next = done ? undefined : items.next();
+          if (!next || next.done) {
+            done = true;
+            return;
+          }
+          made.push(next.value);
+        }
+        yield made[k]!;
+      }
+    },
+  };
 }
 
 /** Geometric order, second part: tables cut out of the flow, with the rules the page draws if known. */
-function geometricSections({ lines, flowBreaks, blockStarts, columns }: GeometricLines, options: LayoutOptions, rulings: TableRulings): Pick<PageLines, "sections" | "columns"> {
+function geometricSections({ lines, flowBreaks, blockStarts, columns, tablesWithoutRules }: GeometricLines, options: LayoutOptions, rulings: TableRulings): Pick<PageLines, "sections" | "columns"> {
   const sections: Section[] = [];
   let from = 0;
   const pushFlow = (to: number) => {
@@ -223,7 +249,7 @@ function geometricSections({ lines, flowBreaks, blockStarts, columns }: Geometri
     const breaks = new Set([...flowBreaks].filter((b) => b > from && b < to).map((b) => b - from));
     sections.push(flow(lines.slice(from, to), breaks));
   };
-  for (const table of detectTables(lines, options, blockStarts, rulings)) {
+  for (const table of rulings === NO_TABLE_RULINGS ? tablesWithoutRules : tablesOf(lines, options, blockStarts, rulings)) {
     pushFlow(table.start);
     sections.push({ kind: "paragraph", lines: table.rows, paragraph: "table" });
     from = table.end;
@@ -298,12 +324,9 @@ function keptText(line: Line, options: NormalizationOptions): string | undefined
   return text.replace(/\t/g, "") ? text : undefined;
 }
 
-/**
- * The lines, read without rules, hold a table that the page keeps (a row with text): found as
- * geometricSections finds it, up to the first.
- */
-function holdsTable({ lines, blockStarts }: GeometricLines, options: LayoutOptions): boolean {
-  for (const table of tablesOf(lines, options, blockStarts, NO_TABLE_RULINGS)) if (table.someRow((row) => keptText(row, options) !== undefined)) return true;
+/** The lines, read without rules, hold a table that the page keeps (a row with text): found up to the first. */
+function holdsTable({ tablesWithoutRules }: GeometricLines, options: LayoutOptions): boolean {
+  for (const table of tablesWithoutRules) if (table.someRow((row) => keptText(row, options) !== undefined)) return true;
   return false;
 }
 

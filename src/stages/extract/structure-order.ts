@@ -73,8 +73,7 @@ interface Scope {
 /**
  * A scope inside `parent`, with its own role, cell and soft hyphen. Every scope has all five
  * fields (a spread left out those the parent lacked), so the walk over a tagged page's elements
- * reads objects of one shape: thousands a page, as a document's whole element tree comes with
- * each of its pages.
+ * reads objects of one shape: thousands on a dense tagged page.
  */
 function inside(parent: Scope, role: string, cell: Scope["cell"], softHyphen: boolean): Scope {
   return { block: parent.block, role, table: parent.table, cell, softHyphen };

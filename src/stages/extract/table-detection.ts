@@ -91,16 +91,10 @@ const WRAPPED_LINE_PITCH = 0.8;
 const MIN_REGION_LINES = 2;
 
 /**
+ * The tables among the lines, top to bottom, each found only when the one before has been taken:
+ * whether a page holds a table at all is known from its first (page-layout.ts PageReading).
  * `blockStarts`: lines that begin a block of their own (a column, a band of the page): no table
  * runs over one. `rulings`: what the rules the page draws say of its tables (rulings.ts).
- */
-export function detectTables(lines: readonly Line[], options: TableOptions, blockStarts: ReadonlySet<number> = new Set(), rulings: TableRulings = NO_TABLE_RULINGS): TableRange[] {
-  return [...tablesOf(lines, options, blockStarts, rulings)];
-}
-
-/**
- * detectTables' tables one by one, top to bottom, each found only when asked for: whether a
- * page holds a table at all is known from its first (page-layout.ts PageReading).
  */
 export function* tablesOf(lines: readonly Line[], options: TableOptions, blockStarts: ReadonlySet<number> = new Set(), rulings: TableRulings = NO_TABLE_RULINGS): Generator<TableRange, void, undefined> {
   const { regions } = rulings;

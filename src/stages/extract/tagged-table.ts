@@ -32,7 +32,8 @@ interface Cell {
 
 export function taggedTableRows(runs: readonly TextRun[], order: StructureOrder, options: LayoutOptions): Line[] {
   const byCell = new Map<string, TextRun[]>();
-  // The tree holds the whole table on every page it spans: only the rows with text here are made.
+  // Only the rows with text here are made: published pdf.js (the TypeScript source's tests before
+  // a build) hands every page the whole table; pagestream's build, the rows with content on it.
   const rowsHere = new Set<number>();
   let table = -1;
   for (const run of runs) {
