@@ -156,9 +156,12 @@ function isLostBreak(left: string, right: string, evidence: WordEvidence, edges:
   if (!/^\p{Ll}/u.test(right)) return false;
   const isWord = (word: string) => evidence.isWord?.(word) ?? false;
   const used = (word: string) => evidence.count(word) > (edges.get(word) ?? 0);
+  // The counts are asked before the word list, and the halves before the word they make: most
+  // line ends are two words the text uses elsewhere, and are settled without a lookup in the list.
+  const half = (word: string) => used(word) || isWord(word);
+  if (half(left.toLowerCase()) && half(right.toLowerCase())) return false;
   const solid = (left + right).toLowerCase();
-  const half = (word: string) => isWord(word) || used(word);
-  return (isWord(solid) || evidence.count(solid) > 0) && !(half(left.toLowerCase()) && half(right.toLowerCase()));
+  return evidence.count(solid) > 0 || isWord(solid);
 }
 
 /** How often each word (lower case) stands at the end of a line or the start of the next, over the pairs. */

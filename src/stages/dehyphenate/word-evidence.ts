@@ -9,6 +9,7 @@ import type { PageRecord } from "../../core/records.js";
 import type { WordEvidence } from "./hyphen-decision.js";
 
 const WORD = /[\p{L}\p{N}]+(?:[-\u2010\u2011][\p{L}\p{N}]+)*/gu;
+const NON_ASCII_HYPHEN = /[\u2010\u2011]/g;
 
 export class WordCounts {
   private readonly counts = new Map<string, number>();
@@ -26,10 +27,11 @@ export class WordCounts {
   }
 
   addText(text: string): void {
-    for (const match of text.toLowerCase().matchAll(WORD)) {
-      const word = match[0].replace(/[\u2010\u2011]/g, "-");
-      this.counts.set(word, (this.counts.get(word) ?? 0) + 1);
-    }
+    // The Unicode hyphens are made ASCII in the line, not word by word: WORD takes the three alike
+    // between the parts of a compound, so it finds the same words, written as they are counted.
+    const words = text.toLowerCase().replace(NON_ASCII_HYPHEN, "-").match(WORD);
+    if (!words) return;
+    for (const word of words) this.counts.set(word, (this.counts.get(word) ?? 0) + 1);
   }
 
   count(word: string): number {
@@ -131,10 +133,20 @@ export class SortedWords implements WordList {
   }
 }
 
-/** Evidence from document counts, the run's counts so far, and a word list (loaded only when asked). */
+/**
+ * Evidence from document counts and a word list (loaded only when asked). A word's answer from
+ * the list is kept for the evidence's window: the same halves ("the", "and") are asked of line
+ * end after line end, and each lookup is a binary search in 3.3 MB.
+ */
 export function evidenceFrom(sources: readonly WordCounts[], words?: () => WordList): WordEvidence {
+  const listed = new Map<string, boolean>();
+  const isWord = (word: string) => {
+    let known = listed.get(word);
+    if (known === undefined) listed.set(word, (known = words!().has(word)));
+    return known;
+  };
   return {
     count: (word) => sources.reduce((n, s) => n + s.count(word), 0),
-    ...(words ? { isWord: (word: string) => words().has(word) } : {}),
+    ...(words ? { isWord } : {}),
   };
 }
