@@ -67,11 +67,20 @@ export function furnitureKey(text: string): string {
 }
 
 export function detectFurniture(pages: readonly PageRecord[], options: FurnitureOptions): PageFurniture[] {
-  const lines = pages.flatMap((p) => p.lines.filter((l) => !l.offAxis));
   const result: PageFurniture[] = pages.map(() => ({ remove: new Set<number>(), header: [], footer: [] }));
-  if (lines.length === 0) return result;
-  const top = maxOf(lines, (l) => l.y + l.fontSize);
-  const bottom = minOf(lines, (l) => l.y);
+  // The text area: where the lines set along the page's axis reach, over every page (read in a loop: a window is up to a thousand pages).
+  let top = -Infinity;
+  let bottom = Infinity;
+  let lines = 0;
+  for (const page of pages) {
+    for (const l of page.lines) {
+      if (l.offAxis) continue;
+      top = Math.max(top, l.y + l.fontSize);
+      bottom = Math.min(bottom, l.y);
+      lines++;
+    }
+  }
+  if (lines === 0) return result;
   const height = median(pages.map((p) => p.height).filter((h) => h > 0)) || top - bottom;
   const candidates = pages.map((page, p) => bandCandidates(page, p, top - options.bandRatio * height, bottom + options.bandRatio * height, options));
 
@@ -85,14 +94,16 @@ export function detectFurniture(pages: readonly PageRecord[], options: Furniture
     }),
   );
 
-  const documentPitch = median(pages.flatMap((page) => baselineSteps(page.lines)));
+  // Each page's baseline steps, measured once: the document's pitch and each of its bands ask for them.
+  const steps = pages.map((page) => baselineSteps(page.lines));
+  const documentPitch = median(steps.flat());
   pages.forEach((page, p) => {
     const chosen = new Map<number, Band>();
     const bodySize = bodyFontSize(page.lines);
     for (const band of ["top", "bottom"] as const) {
       const inBand = candidates[p]!.filter((c) => c.band === band);
       const evidence = inBand.filter((c) => matched[p]!.includes(c) || (outermost(c, inBand) && isPageNumberLine(c.line.text, c.line.fontSize, bodySize)));
-      for (const index of isolatedFromBody(page, band, new Set(evidence.map((c) => c.index)), options, documentPitch)) chosen.set(index, band);
+      for (const index of isolatedFromBody(page, band, new Set(evidence.map((c) => c.index)), options, steps[p]!, documentPitch)) chosen.set(index, band);
     }
     // Declared furniture needs no evidence.
     const middle = (Math.max(maxOf(page.lines, (l) => l.y), 0) + Math.min(minOf(page.lines, (l) => l.y), 0)) / 2;
@@ -106,7 +117,7 @@ export function detectFurniture(pages: readonly PageRecord[], options: Furniture
     }
     const label = pageLabel(
       [...chosen.keys()].map((i) => page.lines[i]!),
-      neighbourTexts(candidates, p, options.windowPages),
+      neighbourCandidates(candidates, p, options.windowPages),
     );
     if (label) out.pageLabel = label;
   });
@@ -145,14 +156,14 @@ function sameFurniture(a: Candidate, b: Candidate): boolean {
  * is anything inside it. The body's line gap is the page's own or the document's, whichever is
  * smaller: a chapter's opening page with four lines on it has no line gap of its own to speak of.
  */
-function isolatedFromBody(page: PageRecord, band: Band, repeated: ReadonlySet<number>, options: FurnitureOptions, documentPitch: number): number[] {
+function isolatedFromBody(page: PageRecord, band: Band, repeated: ReadonlySet<number>, options: FurnitureOptions, pageSteps: readonly number[], documentPitch: number): number[] {
   if (repeated.size === 0) return [];
   const order = page.lines
     .map((line, index) => ({ line, index }))
     .filter(({ line }) => !line.offAxis)
     .sort((a, b) => (band === "top" ? b.line.y - a.line.y : a.line.y - b.line.y));
   // The usual baseline step; 12 pt (a line of 10 pt text) when there is no second line to measure.
-  const steps = [median(baselineSteps(page.lines)), documentPitch].filter((step) => step > 0);
+  const steps = [median(pageSteps), documentPitch].filter((step) => step > 0);
   const pitch = steps.length ? Math.min(...steps) : 12;
   const accepted: number[] = [];
   const tentative: number[] = [];
@@ -179,10 +190,10 @@ function baselineSteps(lines: readonly Line[]): number[] {
   return ys.slice(1).map((y, i) => ys[i]! - y).filter((g) => g > 0);
 }
 
-function neighbourTexts(candidates: readonly Candidate[][], p: number, window: number): string[] {
-  const out: string[] = [];
+function neighbourCandidates(candidates: readonly Candidate[][], p: number, window: number): Candidate[] {
+  const out: Candidate[] = [];
   for (let q = Math.max(0, p - window); q <= Math.min(candidates.length - 1, p + window); q++) {
-    if (q !== p) out.push(...candidates[q]!.map((c) => c.line.text));
+    if (q !== p) out.push(...candidates[q]!);
   }
   return out;
 }
@@ -192,14 +203,14 @@ function neighbourTexts(candidates: readonly Candidate[][], p: number, window: n
  * from the one in the same place on neighbouring pages, so "Annual Report 2025" gives no label
  * and "Page 3 of 5" gives "3".
  */
-function pageLabel(lines: readonly Line[], neighbours: readonly string[]): string | undefined {
+function pageLabel(lines: readonly Line[], neighbours: readonly Candidate[]): string | undefined {
   for (const line of lines) {
     const key = furnitureKey(line.text);
     if (!key.includes("#")) continue;
     const tokens = numberTokens(line.text);
     for (const other of neighbours) {
-      if (furnitureKey(other) !== key) continue;
-      const theirs = numberTokens(other);
+      if (other.key !== key) continue;
+      const theirs = numberTokens(other.line.text);
       const i = tokens.findIndex((t, k) => theirs[k] !== undefined && theirs[k] !== t);
       if (i >= 0) return tokens[i];
     }
