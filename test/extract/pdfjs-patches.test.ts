@@ -8,7 +8,9 @@
  * builds no glyph outlines (patch 8), with the same operator list, and no font files (patch 10),
  * with the same text; CJK text read through the CMaps pdf.js ships comes out the same when a CMap
  * is kept from a document before (patch 9); a page's structure tree is published pdf.js's less
- * the rows and items of tables and lists with no content on the page (patch 11). Compared on
+ * the rows and items of tables and lists with no content on the page (patch 11); a document
+ * opened for extraction does not read a page's text again for the text under its links and
+ * highlights (patch 12), and its annotations are otherwise the same. Compared on
  * every PDF committed under fixtures/ and on pages that set their text's transform, embed fonts,
  * draw their paths every way a content stream can and run a tagged table and list over two pages.
  */
@@ -18,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, taggedAcrossPagesPdf, textTransformsPdf } from "../../fixtures/hostile.mjs";
+import { annotatedTextPdf, builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, taggedAcrossPagesPdf, textTransformsPdf } from "../../fixtures/hostile.mjs";
 import { extractFile, okPages } from "../helpers/extract.js";
 import { readDrawnSegments, separatePaintedPaths } from "../../src/stages/extract/page-drawing.js";
 import { documentParameters, loadPdfJs, openPdf, recordsPaintedPaths } from "../../src/stages/extract/pdfjs-loader.js";
@@ -252,5 +254,31 @@ describe("the built pdf.js's text content", () => {
     expect(drawn.every((font) => !font.missingFile && font.bytes > 1000)).toBe(true);
     expect(extracted.map(({ name, missingFile }) => ({ name, missingFile }))).toEqual(drawn.map(({ name, missingFile }) => ({ name, missingFile })));
     expect(extracted.every((font) => font.bytes === 0)).toBe(true);
+  }, 60_000);
+
+  it("gives no text under a link or a highlight for a document opened for extraction, and the same annotations otherwise", async () => {
+    const bytes = annotatedTextPdf();
+    const annotations = async (placeImagesOnly: boolean) => {
+      const pdfjs = await loadPdfJs();
+      const pdf = await pdfjs.getDocument(documentParameters(pdfjs, new Uint8Array(bytes), { placeImagesOnly })).promise;
+      try {
+        const page = await pdf.getPage(1);
+        return (await page.getAnnotations({ intent: "display" })) as { subtype: string; overlaidText?: string }[];
+      } finally {
+        await pdf.loadingTask.destroy();
+      }
+    };
+    const [drawn, extracted] = [await annotations(false), await annotations(true)];
+    // Opened to be drawn, pdf.js reads the words under each (the page read a second time).
+    expect(drawn.map((a) => [a.subtype, a.overlaidText?.trim()])).toEqual([
+      ["Link", "See the terms of the contract online."],
+      ["Highlight", "terms"],
+    ]);
+    expect(extracted.every((a) => a.overlaidText === undefined)).toBe(true);
+    expect(extracted).toEqual(drawn.map(({ overlaidText: _, ...rest }) => rest));
+    // The page's text is read as before.
+    const file = join(dir, "annotated.pdf");
+    writeFileSync(file, bytes);
+    expect(okPages(await extractFile(file))[0]!.text).toBe("See the terms of the contract online.");
   }, 60_000);
 });
