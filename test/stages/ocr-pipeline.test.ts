@@ -190,10 +190,12 @@ describe("a worker killed while Tesseract reads a page", () => {
     const dir = tempDir("pagestream-ocr-kill-");
     const scratch = tempDir("pagestream-ocr-tmp-");
     const marker = newMarker();
-    // A timeout that falls inside the document's OCR: extraction and rendering take a second or
-    // two, and at 600 dpi Tesseract reads a page for ten seconds or more, so a Tesseract left
-    // running would outlive the run and be found.
-    writeFileSync(join(dir, "pipeline.yaml"), defaultPipelineWithOcr(folderWith([SCAN.file]), ["dpi: 600"], ["timeout_seconds: 4"]).replace(/^timeout_seconds: 300.*\n/m, ""));
+    // A timeout that falls inside the document's OCR, on a fast machine as on a slow one: the
+    // first page's Tesseract is started as the page is rendered (0.2–0.5 s into the run on a fast
+    // machine), and at 900 dpi the two pages are read in 8 s there (at 600 dpi, in under 4 s:
+    // a 4-second timeout no longer fell inside them), so a Tesseract left running would outlive
+    // the run and be found.
+    writeFileSync(join(dir, "pipeline.yaml"), defaultPipelineWithOcr(folderWith([SCAN.file]), ["dpi: 900"], ["timeout_seconds: 3"]).replace(/^timeout_seconds: 300.*\n/m, ""));
     const before = new Set(readdirSync("/tmp"));
     const child = spawn(process.execPath, [CLI, "run", "pipeline.yaml", "--progress", "never"], {
       cwd: dir,
