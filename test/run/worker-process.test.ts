@@ -2,11 +2,12 @@
  * What an extraction worker is started with (src/run/worker-process.ts): Node's profiler switches
  * given to the command reach its workers, where the extraction runs, so `node --cpu-prof … run`
  * profiles them too; nothing else of the command's switches does. A worker allowed a heap of
- * 1 GiB or more gets a young generation twice V8's size.
+ * 1 GiB or more gets a young generation twice V8's size (on Node 20), and starts its old
+ * generation at 128 MiB (an eighth of a smaller cap).
  */
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { profilerSwitches, youngGeneration } from "../../src/run/worker-process.js";
+import { oldGenerationStart, profilerSwitches, youngGeneration } from "../../src/run/worker-process.js";
 
 describe("profiler switches for a worker", () => {
   it("passes --cpu-prof and --heap-prof with their folder and interval, in either spelling", () => {
@@ -44,5 +45,22 @@ describe("a worker's young generation", () => {
     const given = limit(["--max-old-space-size=1024", ...youngGeneration(1024)]);
     if (Number(process.versions.v8.split(".")[0]) <= 11) expect(given).toBeGreaterThan(own);
     else expect(given).toBe(own);
+  });
+});
+
+describe("a worker's old generation", () => {
+  it("starts at 128 MiB for a worker allowed 1 GiB or more, and at an eighth of a smaller cap", () => {
+    expect(oldGenerationStart(1024)).toEqual(["--initial-old-space-size=128"]);
+    expect(oldGenerationStart(8192)).toEqual(["--initial-old-space-size=128"]);
+    expect(oldGenerationStart(512)).toEqual(["--initial-old-space-size=64"]);
+    expect(oldGenerationStart(100)).toEqual(["--initial-old-space-size=12"]);
+    expect(oldGenerationStart(7)).toEqual([]);
+  });
+
+  it("is a switch this Node takes, beside the worker's others: a worker starts with them all", () => {
+    const switches = ["--max-old-space-size=1024", ...youngGeneration(1024), ...oldGenerationStart(1024)];
+    // A switch Node does not know ends it at once ("bad option"), before any code runs.
+    const started = JSON.parse(execFileSync(process.execPath, [...switches, "-p", "JSON.stringify(process.execArgv)"], { encoding: "utf8" })) as string[];
+    expect(started.slice(0, switches.length)).toEqual(switches);
   });
 });
