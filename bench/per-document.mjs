@@ -11,10 +11,10 @@
 // Each side is one warm child process that reads every document in turn, twice, timing the
 // second (so pdf.js's import and the first compile of each code path count for neither): raw pdf.js
 // is what ../shared/bench/raw-pdfjs.mjs does (getTextContent on every page, nothing else);
-// pagestream is the extract stage through the per-document API (`processFile`), as a worker runs it,
-// with no sink. The two alternate, N repetitions each (default 3), and each document's time is its
-// median. The `bad` set (damaged files, decompression bombs) is not timed: it measures refusals,
-// not reading. Documents that either side cannot read are left out and counted. Writes
+// pagestream is the extract stage through the per-document API (`processFile`), as a worker runs it
+// (with a worker's V8 switches: its heap's cap, and how its generations start), with no sink.
+// The two alternate, N repetitions each (default 3), and each document's time is its median.
+// The `bad` set (damaged files, decompression bombs) is not timed: it measures refusals, not reading. Documents that either side cannot read are left out and counted. Writes
 // bench/results/per-document.json; asserts nothing.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -92,6 +92,14 @@ async function pagestreamExtract() {
 
 
 // ------------------------------------------------------------------------------ the parent
+/** The V8 switches an extraction worker starts with under the default memory cap (its heap's cap and generations). */
+async function workerSwitches() {
+  const distDir = process.env.PAGESTREAM_BENCH_DIST ?? join(root, "dist");
+  const { workerHeapSwitches } = await import(pathToFileURL(resolve(distDir, "run/worker-process.js")).href);
+  const { DEFAULT_LIMITS } = await import(pathToFileURL(resolve(distDir, "pipeline/limits.js")).href);
+  return workerHeapSwitches(DEFAULT_LIMITS.max_worker_memory_mb);
+}
+
 const reps = option("--reps", Number(process.env.PAGESTREAM_BENCH_REPS ?? 3));
 const top = option("--top", 8);
 const corpusDir = resolve(process.env.PAGESTREAM_BENCH_CORPUS ?? join(root, "..", "shared", "corpus"));
@@ -112,7 +120,7 @@ const runs = { raw: [], pagestream: [] };
 for (let rep = 1; rep <= reps; rep++) {
   for (const side of rep % 2 ? ["raw", "pagestream"] : ["pagestream", "raw"]) {
     console.error(`  per-document  ${side}  rep ${rep}/${reps} (${files.length} files)`);
-    const child = spawnSync(process.execPath, [import.meta.filename, "--child", side, listFile], { encoding: "utf8", maxBuffer: 64 << 20, cwd: root });
+    const child = spawnSync(process.execPath, [...(side === "raw" ? [] : await workerSwitches()), import.meta.filename, "--child", side, listFile], { encoding: "utf8", maxBuffer: 64 << 20, cwd: root });
     if (child.status !== 0) throw new Error(`per-document ${side} child failed: ${child.stderr}`);
     runs[side].push(JSON.parse(child.stdout));
   }

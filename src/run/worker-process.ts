@@ -13,10 +13,15 @@ export function forkExtractionWorker(maxWorkerMemoryMb: number): ChildProcess {
   return fork(workerEntry(), [], {
     serialization: "advanced",
     stdio: ["ignore", "ignore", "pipe", "ipc"],
-    execArgv: [`--max-old-space-size=${maxWorkerMemoryMb}`, ...youngGeneration(maxWorkerMemoryMb), ...oldGenerationStart(maxWorkerMemoryMb), ...profilerSwitches(process.execArgv)],
+    execArgv: [...workerHeapSwitches(maxWorkerMemoryMb), ...profilerSwitches(process.execArgv)],
     // A worker compiles pdf.js again at every start; with the command's compile cache (Node 22+) it reads it compiled.
     env: withCompileCache(process.env),
   });
+}
+
+/** A worker's V8 switches for a heap capped at `maxWorkerMemoryMb`: the cap, and how its two generations start (also what bench/per-document.mjs runs the extract stage with). */
+export function workerHeapSwitches(maxWorkerMemoryMb: number): string[] {
+  return [`--max-old-space-size=${maxWorkerMemoryMb}`, ...youngGeneration(maxWorkerMemoryMb), ...oldGenerationStart(maxWorkerMemoryMb)];
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { oldGenerationStart, profilerSwitches, youngGeneration } from "../../src/run/worker-process.js";
+import { oldGenerationStart, profilerSwitches, workerHeapSwitches, youngGeneration } from "../../src/run/worker-process.js";
 
 describe("profiler switches for a worker", () => {
   it("passes --cpu-prof and --heap-prof with their folder and interval, in either spelling", () => {
@@ -58,7 +58,8 @@ describe("a worker's old generation", () => {
   });
 
   it("is a switch this Node takes, beside the worker's others: a worker starts with them all", () => {
-    const switches = ["--max-old-space-size=1024", ...youngGeneration(1024), ...oldGenerationStart(1024)];
+    const switches = workerHeapSwitches(1024);
+    expect(switches).toEqual(["--max-old-space-size=1024", ...youngGeneration(1024), "--initial-old-space-size=128"]);
     // A switch Node does not know ends it at once ("bad option"), before any code runs.
     const started = JSON.parse(execFileSync(process.execPath, [...switches, "-p", "JSON.stringify(process.execArgv)"], { encoding: "utf8" })) as string[];
     expect(started.slice(0, switches.length)).toEqual(switches);
