@@ -186,7 +186,9 @@ describe("failure classes", () => {
 
 describe("crash safety", () => {
   it("completes the batch after SIGKILLs at random moments: every document once in every sink, no torn line, SQLite intact", async () => {
-    const dir = await batch("killed", 20);
+    // 600 documents: a run of them takes about 6 s on a fast machine (60 took 1.2 s there, under
+    // the latest kill), so the first run is cut off mid-batch on a machine three times faster still.
+    const dir = await batch("killed", 200);
     const delays: number[] = [];
     for (let i = 0; i < 4; i++) {
       const delay = 300 + Math.floor(Math.random() * 1500);
