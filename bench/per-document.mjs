@@ -117,10 +117,11 @@ const listFile = join(resultsDir, "per-document-files.json");
 writeFileSync(listFile, JSON.stringify(files));
 
 const runs = { raw: [], pagestream: [] };
+const pagestreamSwitches = await workerSwitches();
 for (let rep = 1; rep <= reps; rep++) {
   for (const side of rep % 2 ? ["raw", "pagestream"] : ["pagestream", "raw"]) {
     console.error(`  per-document  ${side}  rep ${rep}/${reps} (${files.length} files)`);
-    const child = spawnSync(process.execPath, [...(side === "raw" ? [] : await workerSwitches()), import.meta.filename, "--child", side, listFile], { encoding: "utf8", maxBuffer: 64 << 20, cwd: root });
+    const child = spawnSync(process.execPath, [...(side === "raw" ? [] : pagestreamSwitches), import.meta.filename, "--child", side, listFile], { encoding: "utf8", maxBuffer: 64 << 20, cwd: root });
     if (child.status !== 0) throw new Error(`per-document ${side} child failed: ${child.stderr}`);
     runs[side].push(JSON.parse(child.stdout));
   }

@@ -47,8 +47,8 @@ describe("scan verdicts (docs/extraction.md §8.1)", () => {
   });
 
   it("does not flag a page of text, and says when the text is an invisible OCR layer", () => {
-    expect(pageVerdict(page("The committee met on Tuesday."), options)).toEqual({ scan: false, ocrLayer: false });
-    expect(pageVerdict(page("The committee met on Tuesday.", { invisibleText: true, images: 1 }), options)).toEqual({ scan: false, ocrLayer: true });
+    expect(pageVerdict(page("The committee met on Tuesday."), options)).toEqual({ chars: 25, scan: false, ocrLayer: false });
+    expect(pageVerdict(page("The committee met on Tuesday.", { invisibleText: true, images: 1 }), options)).toEqual({ chars: 25, scan: false, ocrLayer: true });
   });
 
   it("reports the share of characters that did not map to Unicode", () => {

@@ -139,14 +139,13 @@ export class SortedWords implements WordList {
  * end after line end, and each lookup is a binary search in 3.3 MB.
  */
 export function evidenceFrom(sources: readonly WordCounts[], words?: () => WordList): WordEvidence {
+  const count = (word: string) => sources.reduce((n, s) => n + s.count(word), 0);
+  if (!words) return { count };
   const listed = new Map<string, boolean>();
   const isWord = (word: string) => {
     let known = listed.get(word);
-    if (known === undefined) listed.set(word, (known = words!().has(word)));
+    if (known === undefined) listed.set(word, (known = words().has(word)));
     return known;
   };
-  return {
-    count: (word) => sources.reduce((n, s) => n + s.count(word), 0),
-    ...(words ? { isWord } : {}),
-  };
+  return { count, isWord };
 }

@@ -284,15 +284,7 @@ function columnFinder(boundaries: readonly Interval[]): (word: TextRun) => numbe
   const middles = Float64Array.from(boundaries, (b) => (b.x0 + b.x1) / 2).sort();
   return (word) => {
     const mid = word.x + word.width / 2;
-    // firstIndex(middles.length, (k) => !(middles[k] <= mid)), written out: it is asked of every word of every try.
-    let lo = 0;
-    let hi = middles.length;
-    while (lo < hi) {
-      const k = (lo + hi) >> 1;
-      if (!(middles[k]! <= mid)) hi = k;
-      else lo = k + 1;
-    }
-    return lo;
+    return firstIndex(middles.length, (k) => !(middles[k]! <= mid));
   };
 }
 
@@ -499,17 +491,7 @@ class Coverage {
     const ends: number[] = [];
     for (const x of all) if (ends.length === 0 || x !== ends[ends.length - 1]) ends.push(x);
     this.ends = ends;
-    // firstIndex(ends.length, (k) => ends[k] >= x), written out: it is asked of both ends of every span.
-    const index = (x: number) => {
-      let lo = 0;
-      let hi = ends.length;
-      while (lo < hi) {
-        const k = (lo + hi) >> 1;
-        if (ends[k]! >= x) hi = k;
-        else lo = k + 1;
-      }
-      return lo;
-    };
+    const index = (x: number) => firstIndex(ends.length, (k) => ends[k]! >= x);
     const diff = new Int32Array(ends.length + 2);
     for (const row of spans) {
       for (const s of row) {

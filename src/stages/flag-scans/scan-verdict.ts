@@ -18,6 +18,8 @@ export interface ScanOptions {
 }
 
 export interface PageVerdict {
+  /** The page's characters, white space aside (countChars): what the document's verdict averages. */
+  chars: number;
   scan: boolean;
   reason?: "image_only" | "stray_text" | "no_text";
   ocrLayer: boolean;
@@ -27,7 +29,7 @@ export interface PageVerdict {
 
 const UNMAPPED = /[\uFFFD\uE000-\uF8FF]/gu;
 
-/** The UTF-16 code units of the text that are not white space (what `\s` matches), counted without copying it: every page is counted twice. */
+/** The UTF-16 code units of the text that are not white space (what `\s` matches), counted without copying it. */
 export function countChars(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) if (!isWhiteSpace(text.charCodeAt(i))) n++;
@@ -45,7 +47,7 @@ export function pageVerdict(page: PageRecord, options: ScanOptions): PageVerdict
   const chars = countChars(page.text);
   const unmapped = (page.text.match(UNMAPPED) ?? []).length;
   const share = chars ? unmapped / chars : 0;
-  const verdict: PageVerdict = { scan: false, ocrLayer: page.invisibleText === true };
+  const verdict: PageVerdict = { chars, scan: false, ocrLayer: page.invisibleText === true };
   if (share > options.garbledShare) verdict.garbled = Math.round(share * 1000) / 1000;
   if (chars >= options.minCharsPerPage) return verdict;
   // Blank on paper: no text and, as far as extraction looked, no image either.

@@ -3,7 +3,7 @@ import { rerender } from "../../text/page-edit.js";
 import { defineStage } from "../../core/plugin.js";
 import type { DocRecord, PageRecord } from "../../core/records.js";
 import { pageWindows } from "../../core/stage-operators.js";
-import { countChars, isScanDocument, pageList, pagesWithoutTextWarning, pageVerdict } from "./scan-verdict.js";
+import { isScanDocument, pageList, pagesWithoutTextWarning, pageVerdict } from "./scan-verdict.js";
 
 const options = z.strictObject({
   min_chars_per_page: z
@@ -55,7 +55,8 @@ export default defineStage({
                 page = { ...page, scan: true, scanReason: verdict.reason! };
                 if (opts.drop_stray_text && page.text) page = rerender({ ...page, strayText: page.text, lines: [], paragraphs: [] });
               }
-              seen.chars.push(countChars(page.strayText ?? page.text));
+              // The text the verdict counted: a scan's stray text moved aside is that text.
+              seen.chars.push(verdict.chars);
               if (page.garbled !== undefined) seen.garbled.push(page.number);
               return page;
             });
