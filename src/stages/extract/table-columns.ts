@@ -232,40 +232,66 @@ function withoutLoneColumns(boundaries: readonly Interval[], rows: readonly (rea
   // A drawn rule stays: a column of one row's words merges across a boundary of white only, and
   // a column between two rules is a column however few rows fill it.
   const removable = (k: number) => k >= 0 && k < out.length && !drawn.has(out[k]!);
+  // Taking boundary k out makes columns k and k+1 one when the boundaries' middles stand in
+  // their order (columnFinder counts the middles left of a word), as they do: the strips and
+  // rules of a table are apart. What the two held is then added up instead of counted again
+  // from every word; boundaries out of that order are counted again after each change.
+  const inOrder = out.every((b, k) => k === 0 || middle(out[k - 1]!) <= middle(b));
+  let { support, firstRow } = rowsPerColumn(out, rows);
   for (;;) {
-    // Per column, how many rows have words in it (0, 1 or 2 for more) and the first of them.
-    const columnOfWord = columnFinder(out);
-    const support = new Int32Array(out.length + 1);
-    const firstRow = new Int32Array(out.length + 1).fill(-1);
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r]!;
-      for (let i = 0; i < row.length; i++) {
-        const k = columnOfWord(row[i]!);
-        if (firstRow[k] === -1) {
-          firstRow[k] = r;
-          support[k] = 1;
-        } else if (firstRow[k] !== r) support[k] = 2;
-      }
-    }
     const lone = support.findIndex((n, k) => n === 0 || (n === 1 && (removable(k - 1) || removable(k))));
     if (lone < 0 || out.length === 0) return out;
+    let taken: number;
     if (support[lone] === 0) {
       // Two boundaries with nothing between them (a spanning cell's edge, a rule drawn double) are one.
       const first = lone > 0 ? lone - 1 : 0;
-      out.splice(!removable(first) && removable(lone) ? lone : first, 1);
-      continue;
+      taken = !removable(first) && removable(lone) ? lone : first;
+    } else {
+      const r = firstRow[lone]!;
+      const columnOfWord = columnFinder(out);
+      const words = rows[r]!.filter((w) => columnOfWord(w) === lone);
+      const x0 = Math.min(...words.map((w) => w.x));
+      const x1 = Math.max(...words.map((w) => w.x + w.width));
+      const before = rows[r]!.filter((w) => w.x + w.width <= x0).reduce((m, w) => Math.max(m, w.x + w.width), -Infinity);
+      const after = rows[r]!.filter((w) => w.x >= x1).reduce((m, w) => Math.min(m, w.x), Infinity);
+      // Merge towards the row's own nearer word; at an edge of the table or beside a rule, towards the only neighbour.
+      const nearerLeft = lone === out.length || x0 - before <= after - x1;
+      taken = removable(lone - 1) && (nearerLeft || !removable(lone)) ? lone - 1 : lone;
     }
-    const r = firstRow[lone]!;
-    const words = rows[r]!.filter((w) => columnOfWord(w) === lone);
-    const x0 = Math.min(...words.map((w) => w.x));
-    const x1 = Math.max(...words.map((w) => w.x + w.width));
-    const before = rows[r]!.filter((w) => w.x + w.width <= x0).reduce((m, w) => Math.max(m, w.x + w.width), -Infinity);
-    const after = rows[r]!.filter((w) => w.x >= x1).reduce((m, w) => Math.min(m, w.x), Infinity);
-    // Merge towards the row's own nearer word; at an edge of the table or beside a rule, towards the only neighbour.
-    const nearerLeft = lone === out.length || x0 - before <= after - x1;
-    const left = removable(lone - 1) && (nearerLeft || !removable(lone));
-    out.splice(left ? lone - 1 : lone, 1);
+    out.splice(taken, 1);
+    if (!inOrder) ({ support, firstRow } = rowsPerColumn(out, rows));
+    else if (taken < support.length - 1) {
+      // Columns taken and taken+1 are one: words of two rows, or of one row, or none.
+      const [n, m] = [support[taken]!, support[taken + 1]!];
+      const [a, b] = [firstRow[taken]!, firstRow[taken + 1]!];
+      support[taken] = n === 0 ? m : m === 0 ? n : n === 2 || m === 2 || a !== b ? 2 : 1;
+      firstRow[taken] = a < 0 ? b : b < 0 ? a : Math.min(a, b);
+      support.splice(taken + 1, 1);
+      firstRow.splice(taken + 1, 1);
+    }
   }
+}
+
+function middle(b: Interval): number {
+  return (b.x0 + b.x1) / 2;
+}
+
+/** Per column, how many rows have words in it (0, 1, or 2 for more) and the first of them (-1 for none). */
+function rowsPerColumn(boundaries: readonly Interval[], rows: readonly (readonly TextRun[])[]): { support: number[]; firstRow: number[] } {
+  const columnOfWord = columnFinder(boundaries);
+  const support = new Array<number>(boundaries.length + 1).fill(0);
+  const firstRow = new Array<number>(boundaries.length + 1).fill(-1);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    for (let i = 0; i < row.length; i++) {
+      const k = columnOfWord(row[i]!);
+      if (firstRow[k] === -1) {
+        firstRow[k] = r;
+        support[k] = 1;
+      } else if (firstRow[k] !== r) support[k] = 2;
+    }
+  }
+  return { support, firstRow };
 }
 
 /** Tables of fewer rows than this keep every column (a two-row table has columns of one word each). */
