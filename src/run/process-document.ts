@@ -5,7 +5,7 @@
  * document's id; nothing here rejects: every failure becomes a result with an error record.
  */
 import { createHash } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import { EMPTY, type Observable } from "rxjs";
 import { DocumentError, describeError } from "../core/document-error.js";
 import { chunksFormat } from "../text/document-view.js";
@@ -78,13 +78,17 @@ export async function readDocument(source: Source, item: SourceItem, maxFileByte
   return loadedDocument(item, bytes, maxFileBytes);
 }
 
-/** A file on this machine as a document, for `pagestream extract` and in-process callers. */
+/**
+ * A file on this machine as a document, for in-process callers. Read synchronously, as the folder
+ * source reads (folder.ts readSettled): the document is worked on in this process next, and
+ * each awaited file call is a round trip through libuv's thread pool.
+ */
 export async function readFileDocument(path: string): Promise<LoadedDocument> {
-  const info = await stat(path);
+  const info = statSync(path);
   const item: SourceItem = { uri: path, size: info.size, mtimeMs: info.mtimeMs, fingerprint: `size:${info.size} mtime:${Math.round(info.mtimeMs)}` };
   if (info.size === 0) throw new DocumentError("empty_file", "the file is empty (0 bytes)");
   // The file's own bytes, viewed rather than copied: pdf.js is handed a copy of them (openPdf).
-  const bytes = await readFile(path);
+  const bytes = readFileSync(path);
   return loadedDocument(item, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
 
