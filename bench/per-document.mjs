@@ -8,8 +8,9 @@
 //   PAGESTREAM_BENCH_CORPUS=DIR   a folder of corpus sets (default ../shared/corpus)
 //   PAGESTREAM_BENCH_DIST=DIR     the build to measure (default dist/)
 //
-// Each side is one warm child process that reads every document in turn, twice, timing the
-// second (so pdf.js's import and the first compile of each code path count for neither): raw pdf.js
+// Each side is one warm child process that reads every document once untimed, then each in turn
+// timed (so pdf.js's import and the compiling of each code path count for neither; a document
+// read in a few milliseconds is timed up to 7 times, its fastest read kept): raw pdf.js
 // is what ../shared/bench/raw-pdfjs.mjs does (getTextContent on every page, nothing else);
 // pagestream is the extract stage through the per-document API (`processFile`), as a worker runs it
 // (with a worker's V8 switches: its heap's cap, and how its generations start), with no sink.
@@ -27,18 +28,35 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 
 // ------------------------------------------------------------------------ the timing children
+/** A document whose reads have taken less than this in all is read again (up to MAX_READS times), its fastest read kept. */
+const SHORT_SECONDS = 0.05;
+const MAX_READS = 7;
+
 if (args[0] === "--child") {
   const [, side, listFile] = args;
   const { readFile } = await import("node:fs/promises");
   const files = JSON.parse(await readFile(listFile, "utf8"));
   const time = await (side === "raw" ? rawPdfJs() : pagestreamExtract());
   const seconds = {};
+  // Every document read once untimed first: the code paths each kind of document takes are
+  // compiled for both sides alike, and optimised as a long run has them (a table page read first
+  // in the run took twice its time read after the others).
+  for (const file of files) await time(file).catch(() => {});
   for (const file of files) {
-    // Read once untimed: the code paths this kind of document takes are compiled for both sides alike.
-    await time(file).catch(() => {});
-    const t0 = process.hrtime.bigint();
-    const ok = await time(file).then(() => true, () => false);
-    if (ok) seconds[file] = Number(process.hrtime.bigint() - t0) / 1e9;
+    // Timed, the fastest read kept: a document read in a few milliseconds is read again
+    // until SHORT_SECONDS are spent (at most MAX_READS times), so that one collection or one
+    // late timer landing in its only read does not make it the worst document of the run.
+    let best = Infinity;
+    let spent = 0;
+    for (let reads = 0; reads < MAX_READS && (reads === 0 || spent < SHORT_SECONDS); reads++) {
+      const t0 = process.hrtime.bigint();
+      const ok = await time(file).then(() => true, () => false);
+      if (!ok) break;
+      const s = Number(process.hrtime.bigint() - t0) / 1e9;
+      best = Math.min(best, s);
+      spent += s;
+    }
+    if (best < Infinity) seconds[file] = best;
   }
   process.stdout.write(JSON.stringify(seconds));
   process.exit(0);
