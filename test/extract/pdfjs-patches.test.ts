@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { annotatedTextPdf, builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, taggedAcrossPagesPdf, textTransformsPdf } from "../../fixtures/hostile.mjs";
+import { annotatedTextPdf, builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, taggedAcrossPagesPdf, textTransformsPdf, xmpMetadataPdf } from "../../fixtures/hostile.mjs";
 import { extractFile, okPages } from "../helpers/extract.js";
 import { readDrawnSegments, separatePaintedPaths } from "../../src/stages/extract/page-drawing.js";
 import { documentParameters, loadPdfJs, openPdf, recordsPaintedPaths } from "../../src/stages/extract/pdfjs-loader.js";
@@ -280,5 +280,27 @@ describe("the built pdf.js's text content", () => {
     const file = join(dir, "annotated.pdf");
     writeFileSync(file, bytes);
     expect(okPages(await extractFile(file))[0]!.text).toBe("See the terms of the contract online.");
+  }, 60_000);
+
+  it("gives a document opened for extraction its Info without parsing its XMP packet, and the title from the Info", async () => {
+    const bytes = xmpMetadataPdf();
+    const metadata = async (placeImagesOnly: boolean) => {
+      const pdfjs = await loadPdfJs();
+      const pdf = await pdfjs.getDocument(documentParameters(pdfjs, new Uint8Array(bytes), { placeImagesOnly })).promise;
+      try {
+        const { info, metadata } = await pdf.getMetadata();
+        return { title: (info as { Title?: string }).Title, xmp: metadata?.get("dc:title") ?? null };
+      } finally {
+        await pdf.loadingTask.destroy();
+      }
+    };
+    // Opened to be drawn, the XMP packet is parsed (its own title); for extraction, only the Info is read.
+    expect(await metadata(false)).toEqual({ title: "Harbour survey", xmp: "Harbour survey (XMP)" });
+    expect(await metadata(true)).toEqual({ title: "Harbour survey", xmp: null });
+    const file = join(dir, "xmp.pdf");
+    writeFileSync(file, bytes);
+    const result = await extractFile(file);
+    expect(result.status === "ok" && result.document.title).toBe("Harbour survey");
+    expect(okPages(result)[0]!.text).toBe("The survey of the northern berths is complete.");
   }, 60_000);
 });
