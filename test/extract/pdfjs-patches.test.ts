@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import type { PDFDocumentProxy } from "pdfjs-dist/types/src/display/api.js";
 import { annotatedTextPdf, builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, taggedAcrossPagesPdf, textTransformsPdf, xmpMetadataPdf } from "../../fixtures/hostile.mjs";
 import { extractFile, okPages } from "../helpers/extract.js";
 import { readDrawnSegments, separatePaintedPaths } from "../../src/stages/extract/page-drawing.js";
@@ -43,6 +44,17 @@ interface TreeNode {
 
 /** Roles whose every element child published pdf.js puts in the tree of each page (its StructTreePage.addNode). */
 const TAKEN_WHOLE = new Set(["L", "LBody", "LI", "Table", "THead", "TBody", "TFoot"]);
+
+/** What `read` makes of the document opened with the built pdf.js, to be drawn or (`placeImagesOnly`) for extraction. */
+async function withDocument<T>(bytes: Uint8Array, placeImagesOnly: boolean, read: (pdf: PDFDocumentProxy) => Promise<T>): Promise<T> {
+  const pdfjs = await loadPdfJs();
+  const pdf = await pdfjs.getDocument(documentParameters(pdfjs, new Uint8Array(bytes), { placeImagesOnly })).promise;
+  try {
+    return await read(pdf);
+  } finally {
+    await pdf.loadingTask.destroy();
+  }
+}
 
 /**
  * A page's dump (text-content-dump.mjs) as patch 11 makes it: the children of a table, a table
@@ -258,16 +270,8 @@ describe("the built pdf.js's text content", () => {
 
   it("gives no text under a link or a highlight for a document opened for extraction, and the same annotations otherwise", async () => {
     const bytes = annotatedTextPdf();
-    const annotations = async (placeImagesOnly: boolean) => {
-      const pdfjs = await loadPdfJs();
-      const pdf = await pdfjs.getDocument(documentParameters(pdfjs, new Uint8Array(bytes), { placeImagesOnly })).promise;
-      try {
-        const page = await pdf.getPage(1);
-        return (await page.getAnnotations({ intent: "display" })) as { subtype: string; overlaidText?: string }[];
-      } finally {
-        await pdf.loadingTask.destroy();
-      }
-    };
+    const annotations = (placeImagesOnly: boolean) =>
+      withDocument(bytes, placeImagesOnly, async (pdf) => (await (await pdf.getPage(1)).getAnnotations({ intent: "display" })) as { subtype: string; overlaidText?: string }[]);
     const [drawn, extracted] = [await annotations(false), await annotations(true)];
     // Opened to be drawn, pdf.js reads the words under each (the page read a second time).
     expect(drawn.map((a) => [a.subtype, a.overlaidText?.trim()])).toEqual([
@@ -284,16 +288,11 @@ describe("the built pdf.js's text content", () => {
 
   it("gives a document opened for extraction its Info without parsing its XMP packet, and the title from the Info", async () => {
     const bytes = xmpMetadataPdf();
-    const metadata = async (placeImagesOnly: boolean) => {
-      const pdfjs = await loadPdfJs();
-      const pdf = await pdfjs.getDocument(documentParameters(pdfjs, new Uint8Array(bytes), { placeImagesOnly })).promise;
-      try {
+    const metadata = (placeImagesOnly: boolean) =>
+      withDocument(bytes, placeImagesOnly, async (pdf) => {
         const { info, metadata } = await pdf.getMetadata();
         return { title: (info as { Title?: string }).Title, xmp: metadata?.get("dc:title") ?? null };
-      } finally {
-        await pdf.loadingTask.destroy();
-      }
-    };
+      });
     // Opened to be drawn, the XMP packet is parsed (its own title); for extraction, only the Info is read.
     expect(await metadata(false)).toEqual({ title: "Harbour survey", xmp: "Harbour survey (XMP)" });
     expect(await metadata(true)).toEqual({ title: "Harbour survey", xmp: null });
