@@ -258,9 +258,10 @@ function withoutLoneColumns(boundaries: readonly Interval[], rows: readonly (rea
       const nearerLeft = lone === out.length || x0 - before <= after - x1;
       taken = removable(lone - 1) && (nearerLeft || !removable(lone)) ? lone - 1 : lone;
     }
+    // `taken` is never the last column's index: a lone last column merges to its left.
     out.splice(taken, 1);
     if (!inOrder) ({ support, firstRow } = rowsPerColumn(out, rows));
-    else if (taken < support.length - 1) {
+    else {
       // Columns taken and taken+1 are one: words of two rows, or of one row, or none.
       const [n, m] = [support[taken]!, support[taken + 1]!];
       const [a, b] = [firstRow[taken]!, firstRow[taken + 1]!];
