@@ -14,6 +14,7 @@
  * Text in another direction than the body (a vertical margin note) always follows the body as
  * its own flow, so it can never break into a sentence. Pure: tests feed it items directly.
  */
+import { nonSpaceChars } from "../../text/non-space-chars.js";
 import { renderPageText } from "../../text/page-text.js";
 import type { Line, Paragraph, ParagraphKind, TextMode, TextRun } from "../../core/records.js";
 import { crossesGrid, orderByColumns, textBeside, type Box, type ColumnOptions, type PageFrame } from "./column-layout.js";
@@ -174,17 +175,8 @@ export function layoutRuns(runs: readonly TextRun[], options: LayoutOptions, ord
 
 function countChars(runs: readonly TextRun[]): number {
   let n = 0;
-  for (const r of runs) {
-    // What r.text.replace(/\s/g, "").length counts, without a copy of every run's text.
-    for (let i = 0; i < r.text.length; i++) if (!isWhiteSpace(r.text.charCodeAt(i))) n++;
-  }
+  for (const r of runs) n += nonSpaceChars(r.text);
   return n;
-}
-
-/** A UTF-16 code unit that /\s/ matches (ECMAScript's WhiteSpace and LineTerminator). */
-function isWhiteSpace(c: number): boolean {
-  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 function flow(lines: Line[], flowBreaks: ReadonlySet<number> = new Set()): Section {

@@ -10,6 +10,7 @@
  * - Characters that did not map to Unicode (U+FFFD, private use) are reported as `garbled`.
  */
 import type { DocumentWarning, PageRecord } from "../../core/records.js";
+import { nonSpaceChars } from "../../text/non-space-chars.js";
 
 export interface ScanOptions {
   minCharsPerPage: number;
@@ -18,7 +19,7 @@ export interface ScanOptions {
 }
 
 export interface PageVerdict {
-  /** The page's characters, white space aside (countChars): what the document's verdict averages. */
+  /** The page's characters, white space aside (nonSpaceChars): what the document's verdict averages. */
   chars: number;
   scan: boolean;
   reason?: "image_only" | "stray_text" | "no_text";
@@ -29,22 +30,8 @@ export interface PageVerdict {
 
 const UNMAPPED = /[\uFFFD\uE000-\uF8FF]/gu;
 
-/** The UTF-16 code units of the text that are not white space (what `\s` matches), counted without copying it. */
-export function countChars(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) if (!isWhiteSpace(text.charCodeAt(i))) n++;
-  return n;
-}
-
-/** JavaScript's `\s`: ECMAScript's WhiteSpace and LineTerminator code units. */
-function isWhiteSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
-}
-
 export function pageVerdict(page: PageRecord, options: ScanOptions): PageVerdict {
-  const chars = countChars(page.text);
+  const chars = nonSpaceChars(page.text);
   const unmapped = (page.text.match(UNMAPPED) ?? []).length;
   const share = chars ? unmapped / chars : 0;
   const verdict: PageVerdict = { chars, scan: false, ocrLayer: page.invisibleText === true };
