@@ -232,12 +232,11 @@ function withoutLoneColumns(boundaries: readonly Interval[], rows: readonly (rea
   // A drawn rule stays: a column of one row's words merges across a boundary of white only, and
   // a column between two rules is a column however few rows fill it.
   const removable = (k: number) => k >= 0 && k < out.length && !drawn.has(out[k]!);
-  // Taking boundary k out makes columns k and k+1 one when the boundaries' middles stand in
-  // their order (columnFinder counts the middles left of a word), as they do: the strips and
-  // rules of a table are apart. What the two held is then added up instead of counted again
-  // from every word; boundaries out of that order are counted again after each change.
-  const inOrder = out.every((b, k) => k === 0 || middle(out[k - 1]!) <= middle(b));
-  let { support, firstRow } = rowsPerColumn(out, rows);
+  // The boundaries are apart and in order (white strips and rules, none inside another), so
+  // their middles are too, and taking boundary k out makes columns k and k+1 one
+  // (columnFinder counts the middles left of a word): what the two held is added up, not
+  // counted again from every word.
+  const { support, firstRow } = rowsPerColumn(out, rows);
   for (;;) {
     const lone = support.findIndex((n, k) => n === 0 || (n === 1 && (removable(k - 1) || removable(k))));
     if (lone < 0 || out.length === 0) return out;
@@ -260,21 +259,12 @@ function withoutLoneColumns(boundaries: readonly Interval[], rows: readonly (rea
     }
     // `taken` is never the last column's index: a lone last column merges to its left.
     out.splice(taken, 1);
-    if (!inOrder) ({ support, firstRow } = rowsPerColumn(out, rows));
-    else {
-      // Columns taken and taken+1 are one: words of two rows, or of one row, or none.
-      const [n, m] = [support[taken]!, support[taken + 1]!];
-      const [a, b] = [firstRow[taken]!, firstRow[taken + 1]!];
-      support[taken] = n === 0 ? m : m === 0 ? n : n === 2 || m === 2 || a !== b ? 2 : 1;
-      firstRow[taken] = a < 0 ? b : b < 0 ? a : Math.min(a, b);
-      support.splice(taken + 1, 1);
-      firstRow.splice(taken + 1, 1);
-    }
+    // Columns taken and taken+1 are one: words of two rows, or of one row, or none.
+    const [n, m] = [support[taken]!, support[taken + 1]!];
+    const [a, b] = [firstRow[taken]!, firstRow[taken + 1]!];
+    support.splice(taken, 2, n === 0 ? m : m === 0 ? n : n === 2 || m === 2 || a !== b ? 2 : 1);
+    firstRow.splice(taken, 2, a < 0 ? b : b < 0 ? a : Math.min(a, b));
   }
-}
-
-function middle(b: Interval): number {
-  return (b.x0 + b.x1) / 2;
 }
 
 /** Per column, how many rows have words in it (0, 1, or 2 for more) and the first of them (-1 for none). */
