@@ -20,7 +20,14 @@ afterAll(() => rm(tmp, { recursive: true, force: true }));
 
 describe("pdf.js failing outside any call", () => {
   it("fails the document as damaged with the reason, and the next file is read", () => {
-    const r = spawnSync(process.execPath, [CLI, "extract", join(tmp, "deep.pdf"), resolve("fixtures/two-pages.pdf")], { encoding: "utf8" });
+    const extract = () => spawnSync(process.execPath, [CLI, "extract", join(tmp, "deep.pdf"), resolve("fixtures/two-pages.pdf")], { encoding: "utf8" });
+    // Where the stack runs out depends on how much of the parser V8 has optimised by then (its
+    // frames are smaller): about one run in fifty on a busy machine, both deep pages overflow
+    // inside the calls that read them, and are two unreadable pages of a document read whole
+    // (exit 0). That run says nothing of the uncaught path: it is read again, up to three times.
+    const insideCalls = (run: ReturnType<typeof extract>) => run.status === 0 && /page 1 could not be read: Maximum call stack size exceeded\n.*page 3 could not be read: Maximum call stack size exceeded/.test(run.stderr);
+    let r = extract();
+    for (let again = 0; again < 2 && insideCalls(r); again++) r = extract();
     expect(r.status).toBe(3);
     const lines = r.stderr.trim().split("\n");
     expect(lines).toEqual([expect.stringMatching(/deep\.pdf: damaged: pdf\.js failed while reading it and could not go on: Maximum call stack size exceeded$/)]);
