@@ -300,6 +300,36 @@ describe("table detection", () => {
     expect(tables[0]!.rows[1]!.text).toBe("North\t1,204\t1,377\t1,562");
   });
 
+  it("reads a box ruled into groups, each set in columns of its own, by its rules and its white", () => {
+    // A precinct bulletin's box: a rule at 250 parts two groups, each in columns the white shows
+    // (a name, a party and votes; a measure's answer and votes), a contest's title over each.
+    // Boxed, the rules would be all the columns: every line, tried first, would hide the white's
+    // columns under it as a title does, and the run would be tried from each of its lines.
+    const left = [["GOVERNOR"], ["NEEL KASHKARI", "REP", "247"], ["EDMUND BROWN", "DEM", "69"], ["CONTROLLER"], ["BETTY YEE", "DEM", "59"], ["ASHLEY SWEARENGIN", "REP", "249"], ["TREASURER"], ["GREG CONLON", "REP", "240"], ["JOHN CHIANG", "DEM", "69"], ["STEVE FOX", "DEM", "63"]];
+    const right = [["MEASURE 48"], ["YES", "96"], ["NO", "216"], ["MEASURE P"], ["YES", "102"], ["NO", "200"], ["MEASURE 1"], ["YES", "104"], ["NO", "214"], ["MEASURE 2"]];
+    // Text from the left of each column, votes set flush right (at 240 and 440).
+    const place = (texts: string[], starts: number[], end: number, y: number) =>
+      texts.map((t, i) => (i === texts.length - 1 && texts.length > 1 ? run(t, end - t.length * 5, y, 10) : run(t, starts[i]!, y, 10)));
+    const runs = left.flatMap((l, k) => [...place(l, [60, 170], 240, 700 - 12 * k), ...place(right[k]!, [260], 440, 700 - 12 * k)]);
+    const rule = (at: number) => ({ at, from: 586, to: 712 });
+    const rulings = { regions: [{ x0: 50, y0: 586, x1: 450, y1: 712, vertical: [rule(50), rule(250), rule(450)] }], lone: [], horizontal: [586, 712].map((at) => ({ at, from: 50, to: 450 })) };
+    const lines = groupLines(runs, options);
+    const tables = detectTables(lines, options, new Set(), rulings);
+    expect(tables.map((t) => [t.start, t.end])).toEqual([[0, 10]]);
+    expect(tables[0]!.rows.map((r) => r.cells)).toEqual([
+      ["GOVERNOR", "", "", "MEASURE 48", ""],
+      ["NEEL KASHKARI", "REP", "247", "YES", "96"],
+      ["EDMUND BROWN", "DEM", "69", "NO", "216"],
+      ["CONTROLLER", "", "", "MEASURE P", ""],
+      ["BETTY YEE", "DEM", "59", "YES", "102"],
+      ["ASHLEY SWEARENGIN", "REP", "249", "NO", "200"],
+      ["TREASURER", "", "", "MEASURE 1", ""],
+      ["GREG CONLON", "REP", "240", "YES", "104"],
+      ["JOHN CHIANG", "DEM", "69", "NO", "214"],
+      ["STEVE FOX", "DEM", "63", "MEASURE 2", ""],
+    ]);
+  });
+
   it("joins a wrapped cell that goes on with a word the cell above broke, even at the rows' own pitch", () => {
     const runs = [
       ...cells(700, ["dn", "Linear map of remark 12"]),

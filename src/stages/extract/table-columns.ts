@@ -159,8 +159,12 @@ export function whiteColumns(rows: readonly (readonly TextRun[])[], options: Col
   return { rows: filled, strips, size, left, right };
 }
 
-/** The columns of rows whose white is known, with the vertical rules that run beside them. */
-export function columnsAmongRules(white: WhiteColumns, rules: readonly Rule[]): Interval[] {
+/**
+ * The columns of rows whose white is known, with the vertical rules that run beside them.
+ * `boxed`: rules boxing the rows are all their columns (table-detection.ts reads a run whose
+ * rules keep hiding its white's columns without that).
+ */
+export function columnsAmongRules(white: WhiteColumns, rules: readonly Rule[], boxed = true): Interval[] {
   const { rows: filled, strips: boundaries, size, left, right } = white;
   // A drawn rule between the words of the rows is a boundary however narrow the white beside it;
   // it stands for the white strip it runs in.
@@ -168,7 +172,7 @@ export function columnsAmongRules(white: WhiteColumns, rules: readonly Rule[]): 
   if (ruled.length === 0) return (white.plain ??= withoutLoneColumns(boundaries, filled, new Set()));
   const slack = RULE_SLACK_EMS * size;
   // In a table boxed by rules, the rules are all its columns: white inside a cell is the cell's.
-  const strips = isBoxed(filled, rules, left - slack, right + slack) ? [] : boundaries.filter((b) => !ruled.some((r) => r.x0 >= b.x0 - slack && r.x0 <= b.x1 + slack));
+  const strips = boxed && isBoxed(filled, rules, left - slack, right + slack) ? [] : boundaries.filter((b) => !ruled.some((r) => r.x0 >= b.x0 - slack && r.x0 <= b.x1 + slack));
   return withoutLoneColumns([...ruled, ...strips].sort((a, b) => a.x0 - b.x0), filled, new Set(ruled));
 }
 

@@ -76,6 +76,16 @@ function isTitleLine(first: ReturnType<typeof fragmentsOf>, below: readonly Retu
 const MIN_ROWS_AFTER_TITLE = 3;
 /** Columns a first line must hide to be a title over the table rather than its first row. */
 const TITLE_HIDES_COLUMNS = 2;
+/**
+ * Lines in a row that may read as titles over a table under the rules beside them: a table's
+ * title runs over a few lines (a number, a caption of two lines, a header's group labels). When
+ * more do, each hiding columns that the white under it shows, the rules that box the run are not
+ * all its columns (a box ruled into groups, each set in columns of its own: an election
+ * bulletin's contests, a statement's labels beside its years): the run is read again from the
+ * first of those lines with the white's columns beside the rules. Tried from each of its lines,
+ * such a run cost the square of its length.
+ */
+const MAX_TITLE_LINES = 3;
 
 /** Lines of one fragment a table's run lets through between two of its rows (a label on three lines). */
 const MAX_SINGLE_LINES = 3;
@@ -128,12 +138,18 @@ export function* tablesOf(lines: readonly Line[], options: TableOptions, blockSt
   // The columns of lines first..first+count: their white is looked at once, whatever rules are
   // then weighed (a table tried from a line finds the white of the lines under its first, which
   // is the white it finds when tried from the next line, with the rules beside it).
-  const columns = (first: number, count: number, rules: readonly Rule[]): Interval[] => {
+  const columns = (first: number, count: number, rules: readonly Rule[], boxed: boolean): Interval[] => {
     const key = `${first}:${count}`;
     let found = white.get(key);
     if (found === undefined && !white.has(key)) white.set(key, (found = whiteColumns(Array.from({ length: count }, (_, k) => words(first + k)), options, known)));
-    return found ? columnsAmongRules(found, rules) : [];
+    return found ? columnsAmongRules(found, rules, boxed) : [];
   };
+  // Lines read one after another as titles over the run under them (its end, the first of them,
+  // how many) and their lone rows, kept back: past MAX_TITLE_LINES, the run is read again from
+  // the first of them, its boxing rules no longer all its columns (unboxedEnd: that run's end).
+  let titles = { end: -1, from: 0, count: 0 };
+  let titled: TableRange[] = [];
+  let unboxedEnd = -1;
   let i = 0;
   while (i < lines.length) {
     if (frags[i]!.length < 2) {
@@ -153,21 +169,46 @@ export function* tablesOf(lines: readonly Line[], options: TableOptions, blockSt
     // A ruled table holds every line its rules enclose, a cell's lone line too.
     const region = regions[regionOf[i] ?? -1];
     if (region) while (more(end) && regionOf[end] === regionOf[i]) end++;
-    const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), (first, count, rules) => columns(i + first, count, rules), known, (k) => ruled.has(i + k), options, gridRules(i) ?? rulings.lone, rulings.horizontal, region);
+    if (end !== titles.end) {
+      yield* titled;
+      titled = [];
+      titles = { end, from: i, count: 0 };
+    }
+    const vertical = gridRules(i) ?? rulings.lone;
+    const boxed = end !== unboxedEnd;
+    const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), (first, count, rules) => columns(i + first, count, rules, boxed), known, (k) => ruled.has(i + k), options, vertical, rulings.horizontal, region);
+    if (table === TITLE && vertical.length > 0 && boxed) {
+      if (titles.count === 0) titles.from = i;
+      if (++titles.count > MAX_TITLE_LINES) {
+        titled = [];
+        unboxedEnd = end;
+        i = titles.from;
+        continue;
+      }
+    } else {
+      titles.count = 0;
+      yield* titled;
+      titled = [];
+    }
     if (table === PROSE) {
       // Every later start in the run is as much prose: the run is passed whole.
       i = end;
       continue;
     }
-    if (table) {
+    if (table && table !== TITLE) {
       yield tableRange(i, i + table.consumed, table.rows, table.row);
       i += table.consumed;
       continue;
     }
     const row = loneRow(lines[i]!, frags[i]!, options);
-    if (row) yield tableRange(i, i + 1, 1, () => row);
+    if (row) {
+      const range = tableRange(i, i + 1, 1, () => row);
+      if (titles.count > 0) titled.push(range);
+      else yield range;
+    }
     i++;
   }
+  yield* titled;
 }
 
 /**
@@ -267,6 +308,8 @@ const LIST_ROWS_SHARE = 0.6;
 
 /** What buildTable says of a run of justified prose. */
 const PROSE = Symbol("prose");
+/** What buildTable says of a run whose first line is a title over the table under it. */
+const TITLE = Symbol("title");
 
 /**
  * `wordsOf(k)`: the words of lines[k] (runWords), for the caller to split once per line;
@@ -286,7 +329,7 @@ function buildTable(
   horizontal: readonly Rule[],
   /** The grid of rules the lines stand in, if any. */
   region?: RuledRegion,
-): { rows: number; row: (k: number) => Line; consumed: number } | typeof PROSE | undefined {
+): { rows: number; row: (k: number) => Line; consumed: number } | typeof PROSE | typeof TITLE | undefined {
   // Trailing single-fragment lines are not part of the run, unless rules enclose them.
   let count = lines.length;
   if (!region) while (count > 0 && frags[count - 1]!.length < 2) count--;
@@ -305,10 +348,10 @@ function buildTable(
   // the table's columns: the table starts under it.
   if (count > MIN_ROWS_AFTER_TITLE) {
     const under = columnsOf(1, count - 1, []);
-    if (under.length >= boundaries.length + TITLE_HIDES_COLUMNS) return undefined;
+    if (under.length >= boundaries.length + TITLE_HIDES_COLUMNS) return TITLE;
     // So does a first line with a piece across most of the table and its columns, wider than
     // any piece under it ("Table 2." beside "Actual and projected numbers for enrollment…").
-    if (isTitleLine(frags[0]!, frags.slice(1, count), boundaries.length > under.length ? boundaries : under)) return undefined;
+    if (isTitleLine(frags[0]!, frags.slice(1, count), boundaries.length > under.length ? boundaries : under)) return TITLE;
   }
   const columns = boundaries.length + 1;
   const { cells: split, spans } = rowCells(words, boundaries, options.gutterRatio, known);
