@@ -292,7 +292,34 @@ const xmpMetadataSkipped = {
   replace: 'on("GetMetadata",function(){return Promise.all([$1.ensureDoc("documentInfo"),1===$1.evaluatorOptions.maxImageSize?null:$1.ensureCatalog("metadata"),',
 };
 
-export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept, ...fontFileSkipped, ...structureRowsOfPage, overlaidTextSkipped, xmpMetadataSkipped];
+/**
+ * 14. Every markup annotation that carries rich text (`RC`: a note, a free-text comment, a
+ * highlight's comment, as Acrobat writes each of them) has it parsed as XHTML into a tree for a
+ * viewer's popup (`richText`), and so has each popup. Extraction reads a free-text note's text
+ * from its appearance, the text it shows, and a field's value, never the rich text: a document
+ * opened for extraction (`maxImageSize` 1, as patches 2, 8, 10 to 13) gets its annotations
+ * without `richText`. Each annotation knows it is read for text (`pagestreamForText`, set in
+ * the Annotation constructor, which every subclass calls first).
+ */
+const richTextSkipped = [
+  {
+    what: "the Annotation constructor's options",
+    pattern: /this\._isOffscreenCanvasSupported=([\w$]+)\.evaluatorOptions\.isOffscreenCanvasSupported;/g,
+    replace: "this._isOffscreenCanvasSupported=$1.evaluatorOptions.isOffscreenCanvasSupported;this.pagestreamForText=1===$1.evaluatorOptions.maxImageSize;",
+  },
+  {
+    what: "MarkupAnnotation's rich text",
+    pattern: /(this\.data\.popupRef=([\w$]+) instanceof Ref\?\2\.toString\(\):null;)([\w$]+)\.has\("RC"\)&&/g,
+    replace: '$1!this.pagestreamForText&&$3.has("RC")&&',
+  },
+  {
+    what: "PopupAnnotation's rich text",
+    pattern: /(this\.data\.contentsObj=this\._contents;)([\w$]+)\.has\("RC"\)&&/g,
+    replace: '$1!this.pagestreamForText&&$2.has("RC")&&',
+  },
+];
+
+export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept, ...fontFileSkipped, ...structureRowsOfPage, overlaidTextSkipped, xmpMetadataSkipped, ...richTextSkipped];
 
 /**
  * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top

@@ -21,7 +21,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PDFDocumentProxy } from "pdfjs-dist/types/src/display/api.js";
-import { annotatedTextPdf, builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, taggedAcrossPagesPdf, textTransformsPdf, xmpMetadataPdf } from "../../fixtures/hostile.mjs";
+import { annotatedTextPdf, builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, richTextNotesPdf, taggedAcrossPagesPdf, textTransformsPdf, xmpMetadataPdf } from "../../fixtures/hostile.mjs";
 import { extractFile, okPages } from "../helpers/extract.js";
 import { readDrawnSegments, separatePaintedPaths } from "../../src/stages/extract/page-drawing.js";
 import { documentParameters, loadPdfJs, openPdf, recordsPaintedPaths } from "../../src/stages/extract/pdfjs-loader.js";
@@ -301,5 +301,32 @@ describe("the built pdf.js's text content", () => {
     const result = await extractFile(file);
     expect(result.status === "ok" && result.document.title).toBe("Harbour survey");
     expect(okPages(result)[0]!.text).toBe("The survey of the northern berths is complete.");
+  }, 60_000);
+
+  it("gives a document opened for extraction its annotations without parsing their rich text, and a free-text comment's text from its appearance", async () => {
+    const bytes = richTextNotesPdf();
+    const annotations = (placeImagesOnly: boolean) =>
+      withDocument(bytes, placeImagesOnly, async (pdf) => {
+        const page = await pdf.getPage(1);
+        const found = (await page.getAnnotations({ intent: "display" })) as { subtype: string; richText?: unknown; textContent?: string[] }[];
+        return found.map((a) => ({ subtype: a.subtype, richText: a.richText !== undefined, textContent: a.textContent ?? null }));
+      });
+    // Opened to be drawn, the comment, the note and its popup each have their rich text parsed;
+    // for extraction none has, and the comment's appearance still gives its text.
+    const comment = { subtype: "FreeText", textContent: ["Berth 7 closed until Monday."] };
+    expect(await annotations(false)).toEqual([
+      { ...comment, richText: true },
+      { subtype: "Text", richText: true, textContent: null },
+      { subtype: "Popup", richText: true, textContent: null },
+    ]);
+    expect(await annotations(true)).toEqual([
+      { ...comment, richText: false },
+      { subtype: "Text", richText: false, textContent: null },
+      { subtype: "Popup", richText: false, textContent: null },
+    ]);
+    const file = join(dir, "rich-text.pdf");
+    writeFileSync(file, bytes);
+    const result = await extractFile(file);
+    expect(okPages(result)[0]!.text).toBe("The harbour master posts notices here.\n\nBerth 7 closed until Monday.");
   }, 60_000);
 });
