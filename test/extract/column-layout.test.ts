@@ -311,9 +311,12 @@ describe("table detection", () => {
     const place = (texts: string[], starts: number[], end: number, y: number) =>
       texts.map((t, i) => (i === texts.length - 1 && texts.length > 1 ? run(t, end - t.length * 5, y, 10) : run(t, starts[i]!, y, 10)));
     const runs = left.flatMap((l, k) => [...place(l, [60, 170], 240, 700 - 12 * k), ...place(right[k]!, [260], 440, 700 - 12 * k)]);
-    const rule = (at: number) => ({ at, from: 586, to: 712 });
-    const rulings = { regions: [{ x0: 50, y0: 586, x1: 450, y1: 712, vertical: [rule(50), rule(250), rule(450)] }], lone: [], horizontal: [586, 712].map((at) => ({ at, from: 50, to: 450 })) };
-    const lines = groupLines(runs, options);
+    // A note set inside the box under the rows, ending in the white between a measure and its
+    // votes: a grid holds every line inside it, and the note's end would hide that white.
+    const note = run("Counted on election night", 260, 568, 10);
+    const rule = (at: number) => ({ at, from: 560, to: 712 });
+    const rulings = { regions: [{ x0: 50, y0: 560, x1: 450, y1: 712, vertical: [rule(50), rule(250), rule(450)] }], lone: [], horizontal: [560, 580, 712].map((at) => ({ at, from: 50, to: 450 })) };
+    const lines = groupLines([...runs, note], options);
     const tables = detectTables(lines, options, new Set(), rulings);
     expect(tables.map((t) => [t.start, t.end])).toEqual([[0, 10]]);
     expect(tables[0]!.rows.map((r) => r.cells)).toEqual([

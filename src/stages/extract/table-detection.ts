@@ -82,8 +82,9 @@ const TITLE_HIDES_COLUMNS = 2;
  * more do, each hiding columns that the white under it shows, the rules that box the run are not
  * all its columns (a box ruled into groups, each set in columns of its own: an election
  * bulletin's contests, a statement's labels beside its years): the run is read again from the
- * first of those lines with the white's columns beside the rules. Tried from each of its lines,
- * such a run cost the square of its length.
+ * first of those lines with the white's columns beside the rules, and as lines no grid holds (a
+ * note set inside the box under the rows, ending in a column's white, stays out of the table).
+ * Tried from each of its lines, such a run cost the square of its length.
  */
 const MAX_TITLE_LINES = 3;
 
@@ -146,10 +147,10 @@ export function* tablesOf(lines: readonly Line[], options: TableOptions, blockSt
   };
   // Lines read one after another as titles over the run under them (its end, the first of them,
   // how many) and their lone rows, kept back: past MAX_TITLE_LINES, the run is read again from
-  // the first of them, its boxing rules no longer all its columns (unboxedEnd: that run's end).
+  // the first of them as lines its rules do not box (`unboxed`: those lines, from..to).
   let titles = { end: -1, from: 0, count: 0 };
   let titled: TableRange[] = [];
-  let unboxedEnd = -1;
+  let unboxed = { from: -1, to: -1 };
   let i = 0;
   while (i < lines.length) {
     if (frags[i]!.length < 2) {
@@ -167,7 +168,8 @@ export function* tablesOf(lines: readonly Line[], options: TableOptions, blockSt
       end = next + 1;
     }
     // A ruled table holds every line its rules enclose, a cell's lone line too.
-    const region = regions[regionOf[i] ?? -1];
+    const boxed = i < unboxed.from || i >= unboxed.to;
+    const region = boxed ? regions[regionOf[i] ?? -1] : undefined;
     if (region) while (more(end) && regionOf[end] === regionOf[i]) end++;
     if (end !== titles.end) {
       yield* titled;
@@ -175,13 +177,12 @@ export function* tablesOf(lines: readonly Line[], options: TableOptions, blockSt
       titles = { end, from: i, count: 0 };
     }
     const vertical = gridRules(i) ?? rulings.lone;
-    const boxed = end !== unboxedEnd;
     const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), (first, count, rules) => columns(i + first, count, rules, boxed), known, (k) => ruled.has(i + k), options, vertical, rulings.horizontal, region);
     if (table === TITLE && vertical.length > 0 && boxed) {
       if (titles.count === 0) titles.from = i;
       if (++titles.count > MAX_TITLE_LINES) {
         titled = [];
-        unboxedEnd = end;
+        unboxed = { from: titles.from, to: end };
         i = titles.from;
         continue;
       }
