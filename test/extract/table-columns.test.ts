@@ -147,6 +147,8 @@ describe("table columns", () => {
     const white = whiteColumns(rows, options)!;
     const asked = [[], [rule(150)], [rule(50), rule(150), rule(200)], [], [rule(150)]].map((rules) => columnsAmongRules(white, rules).map((b) => [b.x0, b.x1]));
     expect(asked).toEqual([[[82, 90]], [[82, 90], [150, 150]], [[150, 150]], [[82, 90]], [[82, 90], [150, 150]]]);
+    // Read as rules that do not box the rows (a box ruled into groups), the white parts cells beside them.
+    expect(columnsAmongRules(white, [rule(50), rule(150), rule(200)], false).map((b) => [b.x0, b.x1])).toEqual([[82, 90], [150, 150]]);
     expect(whiteColumns([[], []], options)).toBeUndefined();
   });
 });
