@@ -5,7 +5,7 @@
  * document's id; nothing here rejects: every failure becomes a result with an error record.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, type Stats } from "node:fs";
 import { EMPTY, type Observable } from "rxjs";
 import { DocumentError, describeError } from "../core/document-error.js";
 import { chunksFormat } from "../text/document-view.js";
@@ -72,10 +72,15 @@ export async function readDocument(source: Source, item: SourceItem, maxFileByte
   try {
     bytes = await source.read(item);
   } catch (err) {
-    if (err instanceof DocumentError) throw err;
-    throw new DocumentError("read_failed", `the file could not be read: ${describeError(err)}`, { cause: err });
+    throw readFailed(err);
   }
   return loadedDocument(item, bytes, maxFileBytes);
+}
+
+/** What a failed read of a document's bytes throws: the source's own DocumentError, or `read_failed`. */
+function readFailed(err: unknown): DocumentError {
+  if (err instanceof DocumentError) return err;
+  return new DocumentError("read_failed", `the file could not be read: ${describeError(err)}`, { cause: err });
 }
 
 /**
@@ -84,11 +89,17 @@ export async function readDocument(source: Source, item: SourceItem, maxFileByte
  * each awaited file call is a round trip through libuv's thread pool.
  */
 export async function readFileDocument(path: string): Promise<LoadedDocument> {
-  const info = statSync(path);
+  let info: Stats;
+  let bytes: Buffer;
+  try {
+    info = statSync(path);
+    // The file's own bytes, viewed rather than copied: pdf.js is handed a copy of them (openPdf).
+    bytes = readFileSync(path);
+  } catch (err) {
+    // As a source's failed read: a missing file is no stage's failure.
+    throw readFailed(err);
+  }
   const item: SourceItem = { uri: path, size: info.size, mtimeMs: info.mtimeMs, fingerprint: `size:${info.size} mtime:${Math.round(info.mtimeMs)}` };
-  if (info.size === 0) throw new DocumentError("empty_file", "the file is empty (0 bytes)");
-  // The file's own bytes, viewed rather than copied: pdf.js is handed a copy of them (openPdf).
-  const bytes = readFileSync(path);
   return loadedDocument(item, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
 
