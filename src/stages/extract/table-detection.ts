@@ -171,25 +171,20 @@ export function* tablesOf(lines: readonly Line[], options: TableOptions, blockSt
     const boxed = i < unboxed.from || i >= unboxed.to;
     const region = boxed ? regions[regionOf[i] ?? -1] : undefined;
     if (region) while (more(end) && regionOf[end] === regionOf[i]) end++;
-    if (end !== titles.end) {
+    const vertical = gridRules(i) ?? rulings.lone;
+    const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), (first, count, rules) => columns(i + first, count, rules, boxed), known, (k) => ruled.has(i + k), options, vertical, rulings.horizontal, region);
+    // A title under the boxing rules goes on a streak of the same run; anything else ends it.
+    const title = table === TITLE && vertical.length > 0 && boxed;
+    if (!title || end !== titles.end) {
       yield* titled;
       titled = [];
       titles = { end, from: i, count: 0 };
     }
-    const vertical = gridRules(i) ?? rulings.lone;
-    const table = buildTable(lines.slice(i, end), frags.slice(i, end), (k) => words(i + k), (first, count, rules) => columns(i + first, count, rules, boxed), known, (k) => ruled.has(i + k), options, vertical, rulings.horizontal, region);
-    if (table === TITLE && vertical.length > 0 && boxed) {
-      if (titles.count === 0) titles.from = i;
-      if (++titles.count > MAX_TITLE_LINES) {
-        titled = [];
-        unboxed = { from: titles.from, to: end };
-        i = titles.from;
-        continue;
-      }
-    } else {
-      titles.count = 0;
-      yield* titled;
+    if (title && ++titles.count > MAX_TITLE_LINES) {
       titled = [];
+      unboxed = { from: titles.from, to: end };
+      i = titles.from;
+      continue;
     }
     if (table === PROSE) {
       // Every later start in the run is as much prose: the run is passed whole.
