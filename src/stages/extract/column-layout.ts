@@ -651,8 +651,7 @@ function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number, gr
   const right = rightRows.map((r) => r.fragments);
   // A side that holds columns of its own (the two right columns of a three-column page, each
   // row holding one of them or both) reads as text when its columns do.
-  const asText = (side: Row[]) =>
-    readsAsText(side.map((r) => r.fragments)) || (depth < MAX_NESTED_COLUMNS && holdsColumns(side, options, depth + 1, sides));
+  const holdsOwnColumns = (side: Row[]) => depth < MAX_NESTED_COLUMNS && holdsColumns(side, options, depth + 1, sides);
   // Rows that hold both sides on one baseline, against the side with fewer rows: a table's
   // cells, a label beside its paragraph and a list's markers pair with the other side nearly
   // always; a sidebar, a box or a column set on its own leading seldom does.
@@ -674,9 +673,13 @@ function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number, gr
   // first column of cells ends wherever each cell's text does. A sidebar on its own baselines
   // may be ragged (a list of courses beside a column of experience).
   if (!independent && !reachesGutter(left, g.x0)) return "none";
-  const leftText = asText(leftRows);
-  const rightText = asText(rightRows);
-  if (leftText && rightText) return "columns";
+  // Whether each side reads as text: the quick way first, and a side's own columns (a search of
+  // their own, most of a dense page's time) looked for only when the verdict turns on them.
+  const leftReads = readsAsText(left);
+  const rightReads = readsAsText(right);
+  const leftText = once(() => leftReads || holdsOwnColumns(leftRows));
+  const rightText = once(() => rightReads || holdsOwnColumns(rightRows));
+  if (leftText() && rightText()) return "columns";
   // Inside a side, only columns of text make it text: blocks and tables do not.
   if (depth > 0) return "none";
   // Bullets or numbers beside text are a list.
@@ -685,12 +688,12 @@ function judge(rows: Row[], g: Gutter, options: ColumnOptions, depth: number, gr
   // beside a column, a table beside a paragraph) are each read whole.
   // A side set flush right is labels that go with the rows beside it, unless it reads as text
   // (justified, its references hanging) or is a table of its own (amounts right-aligned).
-  const ownBlock = (rows: readonly (readonly Fragment[])[], text: boolean) => text || !flushRight(rows) || isTableBlock(rows);
+  const ownBlock = (rows: readonly (readonly Fragment[])[], text: () => boolean) => !flushRight(rows) || isTableBlock(rows) || text();
   if (independent && sharesLeftEdge(left) && ownBlock(left, leftText) && ownBlock(right, rightText)) return "blocks";
-  if (!leftText && !rightText) return "none";
   // Rows that nearly all hold both sides on one baseline are a table's or a list's rows (tables
   // and lists are found later); a narrow column beside prose flows on its own baselines.
-  return both >= ROW_STRUCTURED_SHARE * section.length ? "none" : "uncertain";
+  if (both >= ROW_STRUCTURED_SHARE * section.length) return "none";
+  return leftText() || rightText() ? "uncertain" : "none";
 }
 
 /**
