@@ -290,12 +290,15 @@ function findGutter(
     }
     if (tried.has(key)) return;
     tried.add(key);
-    const verdict = judge(rows, candidate, options, depth, state.grids, state.sides);
+    const verdict = depth > 0 && !room(candidate) ? "none" : judge(rows, candidate, options, depth, state.grids, state.sides);
     if (verdict === "uncertain") state.uncertain = true;
     // Columns of text before blocks; the tallest run of either.
     const better = !best || (verdict === "columns" && best.verdict === "blocks") || (verdict === best.verdict && candidate.end - candidate.start > best.end - best.start);
     if ((verdict === "columns" || verdict === "blocks") && better) best = { ...candidate, verdict };
   };
+  // Inside a side only columns of text pass, and each reads as text only that wide (readsAsText,
+  // holdsColumns): a strip leaving less room on a side is "none" without a judge, which would build both sides.
+  const room = depth > 0 ? roomForTextColumns(rows) : () => true;
   // Every row of a tall gutter grows the same strip: it is trimmed and judged once.
   const grown = new Map<number, Map<number, Set<number>>>();
   const isNew = (strip: Gutter) => {
@@ -330,6 +333,27 @@ function findGutter(
     }
   }
   return best;
+}
+
+/**
+ * Whether a strip leaves room on both sides for a column of text: MIN_TEXT_WIDTH_EMS of the
+ * smallest type among the rows, from their leftmost start and to their rightmost end (the bound
+ * is taken a hair short, as holdsColumns takes its own, so rounding never turns a side away).
+ */
+function roomForTextColumns(rows: readonly Row[]): (g: { x0: number; x1: number }) => boolean {
+  let left = Infinity;
+  let right = -Infinity;
+  let size = Infinity;
+  for (const row of rows) {
+    for (const f of row.fragments) {
+      left = Math.min(left, f.x0);
+      right = Math.max(right, f.x1);
+      size = Math.min(size, f.fontSize);
+    }
+  }
+  const least = 0.999 * MIN_TEXT_WIDTH_EMS * size;
+  // Written to let a strip through when a size is not a number: the judge decides those.
+  return (g) => !(g.x0 - left < least) && !(right - g.x1 < least);
 }
 
 /**
