@@ -77,6 +77,11 @@ export interface Fragment {
   x0: number;
   x1: number;
   fontSize: number;
+  /**
+   * Its own word gaps (wordGapsInside), worked out the first time a candidate gutter asks: a
+   * fragment is in many candidates' rows, and a field is read far quicker than a WeakMap.
+   */
+  wordGaps?: readonly WordGap[] | undefined;
 }
 
 interface Row {
@@ -167,7 +172,7 @@ export function fragmentsOf(runs: readonly TextRun[], ratio: number, cuts: reado
       last.x1 = Math.max(last.x1, run.x + run.width);
       last.fontSize = Math.max(last.fontSize, run.fontSize);
     } else {
-      out.push({ runs: [run], x0: run.x, x1: run.x + run.width, fontSize: run.fontSize });
+      out.push({ runs: [run], x0: run.x, x1: run.x + run.width, fontSize: run.fontSize, wordGaps: undefined });
     }
   }
   return out;
@@ -847,16 +852,12 @@ interface WordGap {
   count: number;
 }
 
-/** Each fragment's own word gaps, worked out once a page: a fragment is in many candidates' rows. */
-const fragmentGaps = new WeakMap<Fragment, readonly WordGap[]>();
-
 /**
  * The word gaps inside a fragment: its runs' spaces, and the gaps between its runs. A gutter's
  * rows hold every fragment wholly on one side of it, so these count for any gutter.
  */
 function wordGapsInside(f: Fragment): readonly WordGap[] {
-  let gaps = fragmentGaps.get(f);
-  if (gaps) return gaps;
+  if (f.wordGaps) return f.wordGaps;
   const found: WordGap[] = [];
   f.runs.forEach((run, i) => {
     const spaces = run.text.trim().split(/\s+/).length - 1;
@@ -865,8 +866,7 @@ function wordGapsInside(f: Fragment): readonly WordGap[] {
     const from = f.runs[i - 1]!.x + f.runs[i - 1]!.width;
     if (run.x > from) found.push({ gap: run.x - from, count: 1 });
   });
-  fragmentGaps.set(f, (gaps = found));
-  return gaps;
+  return (f.wordGaps = found);
 }
 
 /** How far short of the gutter (in ems) a line of a text column may end: about a long word. */
