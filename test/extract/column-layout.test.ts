@@ -32,6 +32,20 @@ describe("column layout", () => {
     expect(lines.map((l) => l.text.slice(0, 2))).toEqual(["A ", "L0", "L1", "L2", "L3", "L4", "R0", "R1", "R2", "R3", "R4", "1 "]);
   });
 
+  it("reads three columns one after another: a side of the first gutter holds two columns of its own", () => {
+    const { lines, columns, flowBreaks } = order([...column("L", 6, 60, 700, 150), ...column("M", 6, 232, 700, 150), ...column("R", 6, 404, 700, 150)]);
+    expect(lines.map((l) => l.text.slice(0, 2))).toEqual(["L0", "L1", "L2", "L3", "L4", "L5", "M0", "M1", "M2", "M3", "M4", "M5", "R0", "R1", "R2", "R3", "R4", "R5"]);
+    expect(columns).toBe(3);
+    expect([...flowBreaks]).toEqual([6, 12]);
+  });
+
+  it("does not take two columns of table cells beside a column of prose for columns of text", () => {
+    // Left: prose. Right: two narrow columns of figures, each too narrow to read as text.
+    const figures = Array.from({ length: 6 }, (_, i) => [run(`${100 + i}`, 330, 700 - 12 * i, 10, 20), run(`${200 + i}`, 420, 700 - 12 * i, 10, 20)]).flat();
+    const { columns } = order([...column("L", 6, 60, 700, 220), ...figures]);
+    expect(columns).not.toBe(3);
+  });
+
   it("handles columns whose baselines do not line up", () => {
     const { lines } = order([...column("L", 5, 60, 700, 220), ...column("R", 5, 304, 694, 220)]);
     expect(lines.map((l) => l.text.slice(0, 2))).toEqual(["L0", "L1", "L2", "L3", "L4", "R0", "R1", "R2", "R3", "R4"]);
