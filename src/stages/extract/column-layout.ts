@@ -341,24 +341,38 @@ function findGutter(
 }
 
 /**
- * Whether a strip leaves room on both sides for a column of text: MIN_TEXT_WIDTH_EMS of the
- * smallest type among the rows, from their leftmost start and to their rightmost end (the bound
- * is taken a hair short, as holdsColumns takes its own, so rounding never turns a side away).
+ * Whether a strip leaves room on both sides for a column of text, from the rows' leftmost start
+ * and to their rightmost end (textExtent).
  */
 function roomForTextColumns(rows: readonly Row[]): (g: { x0: number; x1: number }) => boolean {
-  let left = Infinity;
-  let right = -Infinity;
+  const { x0, x1, size } = textExtent(rows);
+  const least = leastTextWidth(1, size);
+  // Written to let a strip through when a size is not a number: the judge decides those.
+  return (g) => !(g.x0 - x0 < least) && !(x1 - g.x1 < least);
+}
+
+/** The rows' leftmost start, rightmost end and smallest type: what bounds the columns of text they may hold. */
+function textExtent(rows: readonly Row[]): { x0: number; x1: number; size: number } {
+  let x0 = Infinity;
+  let x1 = -Infinity;
   let size = Infinity;
   for (const row of rows) {
     for (const f of row.fragments) {
-      left = Math.min(left, f.x0);
-      right = Math.max(right, f.x1);
+      x0 = Math.min(x0, f.x0);
+      x1 = Math.max(x1, f.x1);
       size = Math.min(size, f.fontSize);
     }
   }
-  const least = 0.999 * MIN_TEXT_WIDTH_EMS * size;
-  // Written to let a strip through when a size is not a number: the judge decides those.
-  return (g) => !(g.x0 - left < least) && !(right - g.x1 < least);
+  return { x0, x1, size };
+}
+
+/**
+ * The least width of `columns` columns of text in type of `size`: each reads as text only
+ * MIN_TEXT_WIDTH_EMS of its type wide (readsAsText). Taken a hair short, so rounding never turns
+ * away rows that could pass.
+ */
+function leastTextWidth(columns: number, size: number): number {
+  return 0.999 * columns * MIN_TEXT_WIDTH_EMS * size;
 }
 
 /**
@@ -765,21 +779,11 @@ const MAX_NESTED_COLUMNS = 2;
 /**
  * A side of a gutter holds columns of text of its own (judged at `depth`, where only columns
  * pass). Each such column reads as text, so is MIN_TEXT_WIDTH_EMS of its type wide at least: a
- * side narrower than two of them in its smallest type holds none, and is not searched (the
- * bound is taken a hair short, so rounding never skips a side that could pass).
+ * side narrower than two of them in its smallest type holds none, and is not searched.
  */
 function holdsColumns(side: Row[], options: ColumnOptions, depth: number, sides: SideAnswers): boolean {
-  let x0 = Infinity;
-  let x1 = -Infinity;
-  let size = Infinity;
-  for (const row of side) {
-    for (const f of row.fragments) {
-      x0 = Math.min(x0, f.x0);
-      x1 = Math.max(x1, f.x1);
-      size = Math.min(size, f.fontSize);
-    }
-  }
-  if (x1 - x0 < 0.999 * 2 * MIN_TEXT_WIDTH_EMS * size) return false;
+  const { x0, x1, size } = textExtent(side);
+  if (x1 - x0 < leastTextWidth(2, size)) return false;
   const key = sideKey(side, depth, sides.ids);
   let answer = sides.answers.get(key);
   if (answer === undefined) {
