@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { drawnOrder, isRightToLeft, readingOrder } from "../../src/stages/extract/reading-direction.js";
+import { drawnOrder, forgetReorderings, isRightToLeft, readingOrder } from "../../src/stages/extract/reading-direction.js";
 import { joinRuns } from "../../src/stages/extract/word-spacing.js";
 import { run } from "../helpers/runs.js";
 
@@ -31,6 +31,27 @@ describe("reading direction", () => {
 
   it("reads an Arabic line in reading order", () => {
     expect(joinRuns(drawn("الانتخابات", "نتائج"), options)).toBe("نتائج الانتخابات");
+  });
+
+  it("answers a text asked again as the first time: mirrored or not, after a new document, past the memo's size", () => {
+    const visual = ")ללא יהלומים(";
+    const mirrored = readingOrder(visual);
+    const unmirrored = readingOrder(visual, { mirror: false });
+    // Brackets drawn in right-to-left text turn only when asked to: two answers for one text.
+    expect(mirrored).not.toBe(unmirrored);
+    expect(readingOrder(visual, { mirror: false })).toBe(unmirrored);
+    expect(readingOrder(visual)).toBe(mirrored);
+    forgetReorderings();
+    expect(readingOrder(visual, { mirror: false })).toBe(unmirrored);
+    // More texts than a memo keeps, each a word of its own: every one still read right.
+    const words = Array.from({ length: 5000 }, (_, i) => `${"אבגדהוזחטי"[i % 10]}${"כלמנסעפצקר"[Math.floor(i / 10) % 10]}${"שת"[Math.floor(i / 100) % 2]}${i}`);
+    const fresh = words.map((w) => {
+      forgetReorderings();
+      return drawnOrder(w);
+    });
+    forgetReorderings();
+    expect(words.map((w) => drawnOrder(w))).toEqual(fresh);
+    expect(words.map((w) => drawnOrder(w))).toEqual(fresh);
   });
 
   it("leaves text without right-to-left letters alone", () => {

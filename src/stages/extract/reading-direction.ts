@@ -49,6 +49,10 @@ export function isRightToLeft(text: string): boolean {
  */
 export function drawnOrder(text: string): string {
   if (!hasRightToLeft(text)) return text;
+  return drawn.get(text, () => reorderedAsDrawn(text));
+}
+
+function reorderedAsDrawn(text: string): string {
   const chars = text.split("");
   for (const [start, end] of bidi.getReorderSegments(text, bidi.getEmbeddingLevels(text))) {
     const flipped = chars.slice(start, end + 1).reverse();
@@ -64,6 +68,10 @@ export function drawnOrder(text: string): string {
  */
 export function readingOrder(visual: string, { mirror = true }: { mirror?: boolean } = {}): string {
   if (!hasRightToLeft(visual)) return visual;
+  return (mirror ? read : readUnmirrored).get(visual, () => reorderedAsRead(visual, mirror));
+}
+
+function reorderedAsRead(visual: string, mirror: boolean): string {
   const rtl = isRightToLeft(visual);
   const direction = rtl ? "rtl" : "ltr";
   const chars = rtl ? [...visual].reverse() : [...visual];
@@ -83,6 +91,41 @@ export function readingOrder(visual: string, { mirror = true }: { mirror?: boole
   // A bracket drawn in a right-to-left run shows its mirror image: "(" drawn is ")" read.
   const read = levelsOf(logical, direction);
   return logical.map((ch, i) => (read[i]! % 2 === 1 ? (bidi.getMirroredCharacter(ch) ?? ch) : ch)).join("");
+}
+
+/**
+ * The answers for a document's texts. A line's runs are joined again for every reading of its
+ * page (with and without its rules) and for each table cell they fall in: on a Hebrew table
+ * page each text was reordered nine times over, the algorithm a sixth of the page's time. Both
+ * orders are functions of the text alone, so what is kept changes no answer. The extract stage
+ * empties the memos as it starts a document (forgetReorderings), and past MEMO_TEXTS texts a
+ * memo starts over: what is kept never grows with a document's length or the documents read.
+ */
+class TextMemo {
+  private readonly answers = new Map<string, string>();
+
+  get(text: string, make: () => string): string {
+    let answer = this.answers.get(text);
+    if (answer === undefined) {
+      if (this.answers.size >= MEMO_TEXTS) this.answers.clear();
+      this.answers.set(text, (answer = make()));
+    }
+    return answer;
+  }
+
+  clear(): void {
+    this.answers.clear();
+  }
+}
+
+const MEMO_TEXTS = 4096;
+const drawn = new TextMemo();
+const read = new TextMemo();
+const readUnmirrored = new TextMemo();
+
+/** Empties the memos of reordered texts: a document starts without the last one's. */
+export function forgetReorderings(): void {
+  for (const memo of [drawn, read, readUnmirrored]) memo.clear();
 }
 
 /** The resolved embedding level of each character (bidi-js counts UTF-16 code units). */

@@ -14,6 +14,7 @@ import type { OutlineEntry } from "../../text/outline.js";
 import type { StructTreeNode } from "./structure-order.js";
 import { probePage, type PageProbe } from "./page-probe.js";
 import { openPdf } from "./pdfjs-loader.js";
+import { forgetReorderings } from "./reading-direction.js";
 import type { FontCells, PdfFontStyles } from "./text-runs.js";
 import { FontCacheWatch } from "./pdfjs-font-cache.js";
 import { formItems, type PdfAnnotation } from "./form-fields.js";
@@ -124,6 +125,7 @@ async function* extractPages(
   password: string | undefined,
 ): AsyncGenerator<PageRecord> {
   const { input } = context;
+  forgetReorderings();
   let pdf = await openPdf(input.bytes, { password, placeImagesOnly: true });
   try {
     const pageCount = pdf.numPages;
