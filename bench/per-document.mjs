@@ -20,7 +20,8 @@
 // each (default 6; 0 for none), every document still read untimed first, and their rows are the
 // medians of all repetitions. Both worsts are printed. Each read's CPU time (user + system, all
 // of the process's threads) is taken beside its wall clock, and the ratio of their medians
-// printed too: what other work on a shared machine takes from a read shows in the wall clock only.
+// printed too: other work on a shared machine shows in the wall clock only, the process's own
+// background threads (V8's compiler and collector) in the CPU time only.
 // The `bad` set (damaged files, decompression bombs) is not timed: it measures refusals, not reading. Documents that either side cannot read are left out and counted. Writes
 // bench/results/per-document.json; asserts nothing.
 import { spawnSync } from "node:child_process";
@@ -46,8 +47,8 @@ if (args[0] === "--child") {
   const timed = timedFile ? JSON.parse(await readFile(timedFile, "utf8")) : files;
   const time = await (side === "raw" ? rawPdfJs() : pagestreamExtract());
   const seconds = {};
-  // CPU time (user + system, every thread of the process) beside the wall clock: what other work
-  // on a shared machine takes from a read shows in its wall clock, not in its CPU time.
+  // CPU time (user + system, every thread of the process) beside the wall clock: other work on a
+  // shared machine shows in the wall clock only, V8's background threads in the CPU time only.
   const cpuSeconds = {};
   // Every document read once untimed first: the code paths each kind of document takes are
   // compiled for both sides alike, and optimised as a long run has them (a table page read first
