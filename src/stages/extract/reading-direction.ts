@@ -49,7 +49,7 @@ export function isRightToLeft(text: string): boolean {
  */
 export function drawnOrder(text: string): string {
   if (!hasRightToLeft(text)) return text;
-  return drawn.get(text, () => reorderedAsDrawn(text));
+  return drawnMemo.get(text, () => reorderedAsDrawn(text));
 }
 
 function reorderedAsDrawn(text: string): string {
@@ -68,7 +68,7 @@ function reorderedAsDrawn(text: string): string {
  */
 export function readingOrder(visual: string, { mirror = true }: { mirror?: boolean } = {}): string {
   if (!hasRightToLeft(visual)) return visual;
-  return (mirror ? read : readUnmirrored).get(visual, () => reorderedAsRead(visual, mirror));
+  return (mirror ? readMemo : readUnmirroredMemo).get(visual, () => reorderedAsRead(visual, mirror));
 }
 
 function reorderedAsRead(visual: string, mirror: boolean): string {
@@ -119,13 +119,13 @@ class TextMemo {
 }
 
 const MEMO_TEXTS = 4096;
-const drawn = new TextMemo();
-const read = new TextMemo();
-const readUnmirrored = new TextMemo();
+const drawnMemo = new TextMemo();
+const readMemo = new TextMemo();
+const readUnmirroredMemo = new TextMemo();
 
 /** Empties the memos of reordered texts: a document starts without the last one's. */
 export function forgetReorderings(): void {
-  for (const memo of [drawn, read, readUnmirrored]) memo.clear();
+  for (const memo of [drawnMemo, readMemo, readUnmirroredMemo]) memo.clear();
 }
 
 /** The resolved embedding level of each character (bidi-js counts UTF-16 code units). */
