@@ -177,13 +177,15 @@ function ratioRows() {
   const rows = [];
   let unread = 0;
   for (const file of files) {
-    const raw = runs.raw.map((r) => r.seconds[file]).filter((s) => s !== undefined);
-    const ours = runs.pagestream.map((r) => r.seconds[file]).filter((s) => s !== undefined);
+    // A side's times for the file, wall clock or CPU, from every repetition that timed it.
+    const timesOf = (side, kind) => runs[side].map((r) => r[kind][file]).filter((s) => s !== undefined);
+    const raw = timesOf("raw", "seconds");
+    const ours = timesOf("pagestream", "seconds");
     if (raw.length < reps || ours.length < reps) {
       unread++;
       continue;
     }
-    const cpuRatio = median(runs.pagestream.map((r) => r.cpu[file]).filter((s) => s !== undefined)) / median(runs.raw.map((r) => r.cpu[file]).filter((s) => s !== undefined));
+    const cpuRatio = median(timesOf("pagestream", "cpu")) / median(timesOf("raw", "cpu"));
     rows.push({ file: relative(corpusDir, file), raw: median(raw), pagestream: median(ours), ratio: median(ours) / median(raw), cpu_ratio: cpuRatio, reps: Math.min(raw.length, ours.length) });
   }
   return { rows: rows.sort((a, b) => b.ratio - a.ratio), unread };
