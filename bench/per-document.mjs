@@ -13,7 +13,7 @@
 // read in a few milliseconds is timed up to 7 times, and the mean taken): raw pdf.js
 // is what ../shared/bench/raw-pdfjs.mjs does (getTextContent on every page, nothing else);
 // pagestream is the extract stage through the per-document API (`processFile`), as a worker runs it
-// (with a worker's V8 switches: its heap's cap, and how its generations start), with no sink.
+// (with a worker's V8 switches: its heap's cap, how its generations start, its compiler's inlining), with no sink.
 // The two alternate, N repetitions each (default 3), and each document's time is its median.
 // The worst of 152 noisy ratios is the one noise pushed up most: the documents worst by the
 // first pass (the top K, default 8) are then timed again, --confirm more alternating repetitions
@@ -130,12 +130,12 @@ async function pagestreamExtract() {
 
 
 // ------------------------------------------------------------------------------ the parent
-/** The V8 switches an extraction worker starts with under the default memory cap (its heap's cap and generations). */
-async function workerSwitches() {
+/** The V8 switches an extraction worker starts with under the default memory cap (its heap's cap and generations, its compiler's inlining). */
+async function extractionWorkerSwitches() {
   const distDir = process.env.PAGESTREAM_BENCH_DIST ?? join(root, "dist");
-  const { workerHeapSwitches } = await import(pathToFileURL(resolve(distDir, "run/worker-process.js")).href);
+  const { workerSwitches } = await import(pathToFileURL(resolve(distDir, "run/worker-process.js")).href);
   const { DEFAULT_LIMITS } = await import(pathToFileURL(resolve(distDir, "pipeline/limits.js")).href);
-  return workerHeapSwitches(DEFAULT_LIMITS.max_worker_memory_mb);
+  return workerSwitches(DEFAULT_LIMITS.max_worker_memory_mb);
 }
 
 const reps = option("--reps", Number(process.env.PAGESTREAM_BENCH_REPS ?? 3));
@@ -155,7 +155,7 @@ const listFile = join(resultsDir, "per-document-files.json");
 writeFileSync(listFile, JSON.stringify(files));
 
 const runs = { raw: [], pagestream: [] };
-const pagestreamSwitches = await workerSwitches();
+const pagestreamSwitches = await extractionWorkerSwitches();
 /** `count` alternating repetitions of both sides, every document read untimed first, the `timed` ones (all by default) timed. */
 function repeat(count, label, timedFile) {
   for (let rep = 1; rep <= count; rep++) {

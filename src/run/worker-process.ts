@@ -13,15 +13,19 @@ export function forkExtractionWorker(maxWorkerMemoryMb: number): ChildProcess {
   return fork(workerEntry(), [], {
     serialization: "advanced",
     stdio: ["ignore", "ignore", "pipe", "ipc"],
-    execArgv: [...workerHeapSwitches(maxWorkerMemoryMb), ...profilerSwitches(process.execArgv)],
+    execArgv: [...workerSwitches(maxWorkerMemoryMb), ...profilerSwitches(process.execArgv)],
     // A worker compiles pdf.js again at every start; with the command's compile cache (Node 22+) it reads it compiled.
     env: withCompileCache(process.env),
   });
 }
 
-/** A worker's V8 switches for a heap capped at `maxWorkerMemoryMb`: the cap, and how its two generations start (also what bench/per-document.mjs runs the extract stage with). */
-export function workerHeapSwitches(maxWorkerMemoryMb: number): string[] {
-  return [`--max-old-space-size=${maxWorkerMemoryMb}`, ...youngGeneration(maxWorkerMemoryMb), ...oldGenerationStart(maxWorkerMemoryMb)];
+/**
+ * A worker's V8 switches for a heap capped at `maxWorkerMemoryMb`: the cap, how its two
+ * generations start, and how much its optimising compiler inlines (also what
+ * bench/per-document.mjs runs the extract stage with).
+ */
+export function workerSwitches(maxWorkerMemoryMb: number, v8Version = process.versions.v8): string[] {
+  return [`--max-old-space-size=${maxWorkerMemoryMb}`, ...youngGeneration(maxWorkerMemoryMb, v8Version), ...oldGenerationStart(maxWorkerMemoryMb), ...inliningBudget(v8Version)];
 }
 
 /**
@@ -54,6 +58,27 @@ export function oldGenerationStart(maxWorkerMemoryMb: number): string[] {
 }
 
 const MAX_OLD_GENERATION_START_MB = 128;
+
+/**
+ * Node 20's optimising compiler (TurboFan, V8 11) inlines up to 920 bytes of bytecode into each
+ * function it optimises. Layout's functions call many small helpers over objects of many shapes
+ * (runs with and without their optional fields, lines, fragments, strips), so a function
+ * optimised with its helpers inlined soon meets a shape it was not compiled for, and is thrown
+ * away and compiled again whole, on the worker's background threads: `whiteColumns` seven times
+ * at ~50 ms over the perf corpus, `tablesOf` five times. Over the four perf documents read in one
+ * process, those threads spent 1.16–1.41 s of CPU beside the main thread's 1.70–1.76 s; with half
+ * the budget, 0.85–0.96 s beside 1.60–1.69 s, and the documents were read in 0.91× the time
+ * (three alternating rounds). That is CPU a second worker needs on a machine of two cores. A
+ * quarter of the budget slowed the main thread; Node 24's V8, which has a faster tier under
+ * TurboFan (Maglev), gained nothing from half (its main thread 3–6 % slower), and keeps its own.
+ */
+export function inliningBudget(v8Version = process.versions.v8): string[] {
+  return Number(v8Version.split(".")[0]) <= LAST_V8_OF_LARGE_INLINING ? [`--max-inlined-bytecode-size-cumulative=${INLINED_BYTECODE_BUDGET}`] : [];
+}
+
+/** Node 20's V8 (11.3), and half its cumulative inlining budget of 920 bytes of bytecode. */
+const LAST_V8_OF_LARGE_INLINING = 11;
+const INLINED_BYTECODE_BUDGET = 460;
 
 /** Node 20's V8 (11.3) and its semi-space cap. */
 const LAST_V8_OF_SMALL_SEMI_SPACES = 11;

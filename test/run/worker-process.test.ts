@@ -3,11 +3,12 @@
  * given to the command reach its workers, where the extraction runs, so `node --cpu-prof … run`
  * profiles them too; nothing else of the command's switches does. A worker allowed a heap of
  * 1 GiB or more gets a young generation twice V8's size (on Node 20), and starts its old
- * generation at 128 MiB (an eighth of a smaller cap).
+ * generation at 128 MiB (an eighth of a smaller cap). On Node 20 its optimising compiler inlines
+ * half V8's own budget.
  */
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { oldGenerationStart, profilerSwitches, workerHeapSwitches, youngGeneration } from "../../src/run/worker-process.js";
+import { inliningBudget, oldGenerationStart, profilerSwitches, workerSwitches, youngGeneration } from "../../src/run/worker-process.js";
 
 describe("profiler switches for a worker", () => {
   it("passes --cpu-prof and --heap-prof with their folder and interval, in either spelling", () => {
@@ -58,10 +59,19 @@ describe("a worker's old generation", () => {
   });
 
   it("is a switch this Node takes, beside the worker's others: a worker starts with them all", () => {
-    const switches = workerHeapSwitches(1024);
-    expect(switches).toEqual(["--max-old-space-size=1024", ...youngGeneration(1024), "--initial-old-space-size=128"]);
+    const switches = workerSwitches(1024);
+    expect(switches).toEqual(["--max-old-space-size=1024", ...youngGeneration(1024), "--initial-old-space-size=128", ...inliningBudget()]);
     // A switch Node does not know ends it at once ("bad option"), before any code runs.
     const started = JSON.parse(execFileSync(process.execPath, [...switches, "-p", "JSON.stringify(process.execArgv)"], { encoding: "utf8" })) as string[];
     expect(started.slice(0, switches.length)).toEqual(switches);
+  });
+});
+
+describe("a worker's inlining budget", () => {
+  it("halves Node 20's cumulative inlining budget, and leaves a later V8 (with Maglev) its own", () => {
+    expect(inliningBudget("11.3.244.8-node.33")).toEqual(["--max-inlined-bytecode-size-cumulative=460"]);
+    expect(inliningBudget("13.6.233.17-node.37")).toEqual([]);
+    expect(workerSwitches(1024, "11.3.244.8-node.33")).toContain("--max-inlined-bytecode-size-cumulative=460");
+    expect(workerSwitches(1024, "13.6.233.17-node.37").some((s) => s.startsWith("--max-inlined"))).toBe(false);
   });
 });
