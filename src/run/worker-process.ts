@@ -65,10 +65,10 @@ const MAX_OLD_GENERATION_START_MB = 128;
  * (runs with and without their optional fields, lines, fragments, strips), so a function
  * optimised with its helpers inlined soon meets a shape it was not compiled for, and is thrown
  * away and compiled again whole, on the worker's background threads: `whiteColumns` seven times
- * at ~50 ms over the perf corpus, `tablesOf` five times. Over the four perf documents read in one
- * process, those threads spent 1.16–1.41 s of CPU beside the main thread's 1.70–1.76 s; with half
- * the budget, 0.85–0.96 s beside 1.60–1.69 s, and the documents were read in 0.91× the time
- * (three alternating rounds). That is CPU a second worker needs on a machine of two cores. A
+ * at ~50 ms in six reads of the perf documents, `tablesOf` five times. Over the four perf
+ * documents read in one process, those threads spent 1.16–1.41 s of CPU beside the main thread's
+ * 1.70–1.76 s; with half the budget, 0.85–0.96 s beside 1.60–1.69 s, and the documents were read
+ * in 0.9× the time (three alternating rounds; docs/performance.md). That is CPU a second worker needs on a machine of two cores. A
  * quarter of the budget slowed the main thread; Node 24's V8, which has a faster tier under
  * TurboFan (Maglev), gained nothing from half (its main thread 3–6 % slower), and keeps its own.
  */
