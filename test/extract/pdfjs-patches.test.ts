@@ -10,7 +10,8 @@
  * is kept from a document before (patch 9); a page's structure tree is published pdf.js's less
  * the rows and items of tables and lists with no content on the page (patch 11); a document
  * opened for extraction does not read a page's text again for the text under its links and
- * highlights (patch 12), and its annotations are otherwise the same. Compared on
+ * highlights (patch 12), and its annotations are otherwise the same; the parser's table of
+ * operators, a static field (patch 15), is the one every page's text content is read with. Compared on
  * every PDF committed under fixtures/ and on pages that set their text's transform, embed fonts,
  * draw their paths every way a content stream can and run a tagged table and list over two pages.
  */
