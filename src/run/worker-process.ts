@@ -38,7 +38,7 @@ export function workerSwitches(maxWorkerMemoryMb: number, v8Version = process.ve
  * generation from the heap (Node 24: 64 MiB semi-spaces for a 1 GiB heap), and keep their own.
  */
 export function youngGeneration(maxWorkerMemoryMb: number, v8Version = process.versions.v8): string[] {
-  if (Number(v8Version.split(".")[0]) > LAST_V8_OF_SMALL_SEMI_SPACES) return [];
+  if (v8Major(v8Version) > LAST_V8_OF_SMALL_SEMI_SPACES) return [];
   const semiSpaceMb = Math.min(MAX_SEMI_SPACE_MB, Math.floor(maxWorkerMemoryMb / 32));
   return semiSpaceMb > V8_SEMI_SPACE_MB ? [`--max-semi-space-size=${semiSpaceMb}`] : [];
 }
@@ -67,18 +67,24 @@ const MAX_OLD_GENERATION_START_MB = 128;
  * away and compiled again whole, on the worker's background threads: `whiteColumns` seven times
  * at ~50 ms in six reads of the perf documents, `tablesOf` five times. Over the four perf
  * documents read in one process, those threads spent 1.16–1.41 s of CPU beside the main thread's
- * 1.70–1.76 s; with half the budget, 0.85–0.96 s beside 1.60–1.69 s, and the documents were read
- * in 0.9× the time (three alternating rounds; docs/performance.md). That is CPU a second worker needs on a machine of two cores. A
- * quarter of the budget slowed the main thread; Node 24's V8, which has a faster tier under
- * TurboFan (Maglev), gained nothing from half (its main thread 3–6 % slower), and keeps its own.
+ * 1.70–1.76 s; with half the budget, 0.85–0.96 s beside 1.60–1.69 s, and the documents were
+ * read in 0.9× the time (three alternating rounds; docs/performance.md). That is CPU a second
+ * worker needs on a machine of two cores. A quarter of the budget slowed the main thread; Node
+ * 24's V8, which has a faster tier under TurboFan (Maglev), gained nothing from half (its main
+ * thread 3–6 % slower), and keeps its own.
  */
 export function inliningBudget(v8Version = process.versions.v8): string[] {
-  return Number(v8Version.split(".")[0]) <= LAST_V8_OF_LARGE_INLINING ? [`--max-inlined-bytecode-size-cumulative=${INLINED_BYTECODE_BUDGET}`] : [];
+  return v8Major(v8Version) > LAST_V8_WITHOUT_MAGLEV ? [] : [`--max-inlined-bytecode-size-cumulative=${INLINED_BYTECODE_BUDGET}`];
 }
 
-/** Node 20's V8 (11.3), and half its cumulative inlining budget of 920 bytes of bytecode. */
-const LAST_V8_OF_LARGE_INLINING = 11;
+/** Node 20's V8 (11.3), the last without Maglev on, and half its cumulative inlining budget of 920 bytes of bytecode. */
+const LAST_V8_WITHOUT_MAGLEV = 11;
 const INLINED_BYTECODE_BUDGET = 460;
+
+/** The major version of a V8 version string ("11.3.244.8-node.33" → 11). */
+function v8Major(v8Version: string): number {
+  return Number(v8Version.split(".")[0]);
+}
 
 /** Node 20's V8 (11.3) and its semi-space cap. */
 const LAST_V8_OF_SMALL_SEMI_SPACES = 11;
