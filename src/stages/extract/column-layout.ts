@@ -280,6 +280,9 @@ function findGutter(
   const keyOf = (candidate: Gutter) => `${candidate.start}:${candidate.end}:${Math.round(candidate.x0)}`;
   // Strips left untrimmed (sparseSide), in the order they were grown: each would have been tried, with no verdict.
   let untried: Gutter[] = [];
+  // Inside a side only columns of text pass, and each reads as text only that wide (readsAsText,
+  // holdsColumns): a strip leaving less room on a side is "none" without a judge, which would build both sides.
+  const room = depth > 0 ? roomForTextColumns(rows) : () => true;
   const consider = (strip: Gutter) => {
     const candidate = candidateOf(strip);
     if (!candidate) return;
@@ -295,15 +298,12 @@ function findGutter(
     }
     if (tried.has(key)) return;
     tried.add(key);
-    const verdict = depth > 0 && !room(candidate) ? "none" : judge(rows, candidate, options, depth, state.grids, state.sides);
+    const verdict = !room(candidate) ? "none" : judge(rows, candidate, options, depth, state.grids, state.sides);
     if (verdict === "uncertain") state.uncertain = true;
     // Columns of text before blocks; the tallest run of either.
     const better = !best || (verdict === "columns" && best.verdict === "blocks") || (verdict === best.verdict && candidate.end - candidate.start > best.end - best.start);
     if ((verdict === "columns" || verdict === "blocks") && better) best = { ...candidate, verdict };
   };
-  // Inside a side only columns of text pass, and each reads as text only that wide (readsAsText,
-  // holdsColumns): a strip leaving less room on a side is "none" without a judge, which would build both sides.
-  const room = depth > 0 ? roomForTextColumns(rows) : () => true;
   // Every row of a tall gutter grows the same strip: it is trimmed and judged once.
   const grown = new Map<number, Map<number, Set<number>>>();
   const isNew = (strip: Gutter) => {
