@@ -6,7 +6,8 @@
  * position to the bit; the paths its text pass records
  * (patch 6) must give the drawn rules the operator list gives; a document opened for extraction
  * builds no glyph outlines (patch 8), with the same operator list, and no font files (patch 10),
- * with the same text; CJK text read through the CMaps pdf.js ships comes out the same when a CMap
+ * with the same text, none of its fonts falling back (a TrueType font without an OS/2 table
+ * among them); CJK text read through the CMaps pdf.js ships comes out the same when a CMap
  * is kept from a document before (patch 9); a page's structure tree is published pdf.js's less
  * the rows and items of tables and lists with no content on the page (patch 11); a document
  * opened for extraction does not read a page's text again for the text under its links and
@@ -111,7 +112,7 @@ describe("the built pdf.js's text content", () => {
     expect(built[transforms]![0]).toMatch(/"Turned three quarters"/);
     expect(built[transforms]![0]).toMatch(/"abba"/);
     // The fonts page: each font's text, by its encoding, its ToUnicode map, its glyph names.
-    for (const text of ["A TrueType font, embedded whole.", "Embedded", "Embe dded", "A CFF font, embedded.", "Outlined, then", "Boxed Type One"]) expect(built[fonts]![0]).toContain(`"${text}"`);
+    for (const text of ["A TrueType font, embedded whole.", "Embedded", "Embe dded", "A CFF font, embedded.", "Outlined, then", "Boxed Type One", "A subset with no OS/2 table."]) expect(built[fonts]![0]).toContain(`"${text}"`);
     // The CJK page: Unicode, GB and Shift-JIS codes, each read through its CMap; written
     // vertically, the comma is its vertical form (read through the glyph map patch 10 keeps).
     for (const file of cmaps) for (const text of ["日本語の文", "中文文本", "日本語", "日本︑の文"]) expect(built[file]![0]).toContain(`"${text}"`);
@@ -262,8 +263,8 @@ describe("the built pdf.js's text content", () => {
       }
     };
     const [drawn, extracted] = [await fonts(false), await fonts(true)];
-    // The four embedded fonts, read (none fell back to a system font) both ways.
-    expect(drawn).toHaveLength(4);
+    // The five embedded fonts, read (none fell back to a system font) both ways.
+    expect(drawn).toHaveLength(5);
     expect(drawn.every((font) => !font.missingFile && font.bytes > 1000)).toBe(true);
     expect(extracted.map(({ name, missingFile }) => ({ name, missingFile }))).toEqual(drawn.map(({ name, missingFile }) => ({ name, missingFile })));
     expect(extracted.every((font) => font.bytes === 0)).toBe(true);
