@@ -12,7 +12,9 @@
  * the rows and items of tables and lists with no content on the page (patch 11); a document
  * opened for extraction does not read a page's text again for the text under its links and
  * highlights (patch 12), and its annotations are otherwise the same; the parser's table of
- * operators, a static field (patch 15), is the one every page's text content is read with. Compared on
+ * operators, a static field (patch 15), is the one every page's text content is read with; the
+ * text of a document's annotations is read without the standard font files, the same text at
+ * the same places, and its pages' text still with them (patch 16). Compared on
  * every PDF committed under fixtures/ and on pages that set their text's transform, embed fonts,
  * draw their paths every way a content stream can and run a tagged table and list over two pages.
  */
@@ -23,10 +25,11 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PDFDocumentProxy } from "pdfjs-dist/types/src/display/api.js";
-import { annotatedTextPdf, builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, richTextNotesPdf, taggedAcrossPagesPdf, textTransformsPdf, xmpMetadataPdf } from "../../fixtures/hostile.mjs";
+import { annotatedTextPdf, annotationFontsPdf, builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, richTextNotesPdf, taggedAcrossPagesPdf, textTransformsPdf, xmpMetadataPdf } from "../../fixtures/hostile.mjs";
 import { extractFile, okPages } from "../helpers/extract.js";
 import { readDrawnSegments, separatePaintedPaths } from "../../src/stages/extract/page-drawing.js";
 import { documentParameters, loadPdfJs, openPdf, recordsPaintedPaths } from "../../src/stages/extract/pdfjs-loader.js";
+import { PackageDataCache } from "../../src/stages/extract/package-data-cache.js";
 import { drawnSegments, paintedSegments } from "../../src/stages/extract/rulings.js";
 
 const root = resolve(import.meta.dirname, "..", "..");
@@ -330,5 +333,55 @@ describe("the built pdf.js's text content", () => {
     writeFileSync(file, bytes);
     const result = await extractFile(file);
     expect(okPages(result)[0]!.text).toBe("The harbour master posts notices here.\n\nBerth 7 closed until Monday.");
+  }, 60_000);
+
+  it("reads the text of a document's annotations without a standard font file when opened for extraction, the same text at the same places, and its pages' text with the file", async () => {
+    const bytes = annotationFontsPdf();
+    /** As extraction reads the document (a page's text, then its annotations), with the standard font files fetched while each step ran. */
+    const read = async (placeImagesOnly: boolean) => {
+      const pdfjs = await loadPdfJs();
+      const fetched: string[] = [];
+      class CountingData extends PackageDataCache {
+        override fetch(request: { kind: "cMapUrl" | "standardFontDataUrl" | "wasmUrl"; filename: string }): Promise<Uint8Array> {
+          if (request.kind === "standardFontDataUrl") fetched.push(request.filename);
+          return super.fetch(request);
+        }
+      }
+      const pdf = await pdfjs.getDocument({ ...documentParameters(pdfjs, new Uint8Array(bytes), { placeImagesOnly }), BinaryDataFactory: CountingData }).promise;
+      const since = (start: number) => fetched.slice(start);
+      try {
+        const first = await pdf.getPage(1);
+        await first.getTextContent();
+        const beforeAnnotations = fetched.length;
+        const annotations = ((await first.getAnnotations({ intent: "display" })) as { subtype: string; fieldValue?: string; textContent?: string[]; textPosition?: number[] }[]).map(
+          ({ subtype, fieldValue, textContent, textPosition }) => ({ subtype, fieldValue, textContent, textPosition }),
+        );
+        const fetchedForAnnotations = since(beforeAnnotations);
+        const afterAnnotations = fetched.length;
+        const second = await (await pdf.getPage(2)).getTextContent();
+        return { annotations, fetchedForAnnotations, fetchedForSecondPage: since(afterAnnotations), secondPage: second };
+      } finally {
+        await pdf.loadingTask.destroy();
+      }
+    };
+    const [drawn, extracted] = [await read(false), await read(true)];
+    // Opened to be drawn, the annotations' Arial and the Helvetica that stands in for a missing
+    // font are read with the Liberation font's file (fetched for each, as both load at once);
+    // opened for extraction, with no file at all.
+    expect(new Set(drawn.fetchedForAnnotations)).toEqual(new Set(["LiberationSans-Regular.ttf"]));
+    expect(extracted.fetchedForAnnotations).toEqual([]);
+    // The same text, at the same places: the comment's lines and where each field's text starts.
+    expect(extracted.annotations).toEqual(drawn.annotations);
+    expect(extracted.annotations.map((a) => a.textContent)).toEqual([["Berth 7 closed until Monday."], ["Lucía Pérez"], ["Northern Star"]]);
+    expect(extracted.annotations.every((a) => a.textPosition?.length === 2)).toBe(true);
+    // The second page's own text in that Arial is read with the file, as it is for drawing: its
+    // ascent is the Liberation font's (1854/2048), not the descriptor's 800 a font without a file has.
+    expect(extracted.fetchedForSecondPage).toEqual(["LiberationSans-Regular.ttf"]);
+    const withoutDocumentId = (content: unknown) => JSON.stringify(content).replace(/g_d\d+_/g, "g_d_");
+    expect(withoutDocumentId(extracted.secondPage)).toBe(withoutDocumentId(drawn.secondPage));
+    expect(Object.values(extracted.secondPage.styles).map((style) => style.ascent)).toEqual([1854 / 2048]);
+    const file = join(dir, "annotation-fonts.pdf");
+    writeFileSync(file, bytes);
+    expect(okPages(await extractFile(file)).map((page) => page.text)).toEqual(["Name: Lucía Pérez Vessel: Northern Star\n\nBerth 7 closed until Monday.", "The second page is set in Arial."]);
   }, 60_000);
 });
