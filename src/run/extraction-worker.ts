@@ -73,7 +73,12 @@ process.on("message", (message: ToWorker) => {
   };
   const parts = { send: (part: ResultPart) => send({ type: "records", id, part }), chunks };
   current = { id, uri: message.job.item.uri };
-  void processJob(message.job, source, stages, setup.limits, setup.needs, onPage, parts).then((outcome) => {
+  void processJob(message.job, source, stages, setup.limits, setup.needs, onPage, parts).then(async (outcome) => {
+    // A promise pdf.js rejected with no one listening (a stack overflow in its parser can orphan
+    // the one an `await` was about to take) is reported only once the round of promise callbacks
+    // it fell in is over, which can be after the document's last one: wait a turn of the event
+    // loop, so that it fails its own document, not the next one or a worker between jobs.
+    await new Promise((resolve) => setImmediate(resolve));
     if (current?.id !== id) return;
     current = undefined;
     send({ type: "outcome", id, outcome });
