@@ -352,33 +352,7 @@ const operatorTableField = {
   replace: "static opMap=$1;",
 };
 
-/**
- * 16. The text of a free-text note or a filled field is read from its appearance stream, whose
- * font is most often one the document does not embed (the form's Helvetica, an Arial): pdf.js
- * then reads the tables of the Liberation TrueType that stands in for it (a 140 KB font), once
- * a document for each such font. That text is read for its characters and where they start,
- * which come from the font's encoding, its Unicode map and its widths (a font that is not
- * embedded has its dictionary's widths or the standard metrics), never from the stand-in's file.
- * For a document opened for extraction (`maxImageSize` 1, as patches 2, 8, 10 to 14), the
- * annotations' text is read with fonts that take no standard font file, as pdf.js's
- * `useSystemFonts` has it (Symbol and ZapfDingbats still read theirs). Those fonts are held in
- * the document's font cache under keys of their own, so the page's content never gets one in
- * place of the font it reads with the file. The filled AcroForm's two such fonts were 18 % of
- * the instructions of its reading.
- */
-const annotationTextFonts = {
-  what: "getAnnotationsData's evaluator for annotations' text",
-  pattern: /([\w$]+)\?\?=this\._createPartialEvaluator\(([\w$]+)\);([\w$]+)\.push\(([\w$]+)\.extractTextContent\(\1,/g,
-  replace:
-    "$1??=1===this.evaluatorOptions.maxImageSize" +
-    "?Object.assign(this._createPartialEvaluator($2).clone({useSystemFonts:!0}),{fontCache:" +
-    // The document's font cache, under keys of the annotations' text's own.
-    "((cache,key)=>({has:r=>cache.has(key(r)),get:r=>cache.get(key(r)),put:(r,v)=>cache.put(key(r),v),putAlias:(r,a)=>cache.putAlias(key(r),key(a))}))" +
-    "(this.fontCache,r=>`annotation text ${r}`)})" +
-    ":this._createPartialEvaluator($2);$3.push($4.extractTextContent($1,",
-};
-
-export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept, ...fontFileSkipped, ...structureRowsOfPage, overlaidTextSkipped, xmpMetadataSkipped, ...richTextSkipped, operatorTableField, annotationTextFonts];
+export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept, ...fontFileSkipped, ...structureRowsOfPage, overlaidTextSkipped, xmpMetadataSkipped, ...richTextSkipped, operatorTableField];
 
 /**
  * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top

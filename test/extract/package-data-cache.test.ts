@@ -33,8 +33,10 @@ describe("pdf.js's package data", () => {
     await expect(fonts.fetch({ kind: "cMapUrl", filename: "UniJIS-UCS2-H.bcmap" })).rejects.toThrow("Ensure that the `cMapUrl` API parameter is provided.");
   });
 
-  it("gives pdf.js the standard font it substitutes for one a document names but does not embed", async () => {
-    // Helvetica, not embedded: pdf.js reads its metrics and glyph names from LiberationSans.
+  it("gives pdf.js the standard font it substitutes for one a document names but does not embed, when it draws", async () => {
+    // Helvetica, not embedded: opened for drawing, pdf.js reads its metrics and glyph names from
+    // LiberationSans; opened for extraction, it reads the text without the file (useSystemFonts,
+    // as in a browser), and fetches nothing.
     const body = "BT /F1 12 Tf 72 720 Td (Helvetica, not embedded) Tj ET";
     const objects = [
       "<< /Type /Catalog /Pages 2 0 R >>",
@@ -51,8 +53,8 @@ describe("pdf.js's package data", () => {
     });
     pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${pdf.length}\n%%EOF\n`;
     const fetch = vi.spyOn(PackageDataCache.prototype, "fetch");
-    for (let k = 0; k < 2; k++) {
-      const doc = await openPdf(new Uint8Array(Buffer.from(pdf, "latin1")), { placeImagesOnly: true });
+    for (const placeImagesOnly of [false, true, false]) {
+      const doc = await openPdf(new Uint8Array(Buffer.from(pdf, "latin1")), { placeImagesOnly });
       try {
         const { items } = await (await doc.getPage(1)).getTextContent();
         expect(items.map((item) => ("str" in item ? item.str : "")).join("")).toBe("Helvetica, not embedded");

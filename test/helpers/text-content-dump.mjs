@@ -1,8 +1,8 @@
 // Prints the text content and structure tree of every page of the PDFs named, as pdf.js gives
 // them, in a process of its own (two pdf.js builds cannot share one): `built` is pagestream's
 // (dist/, with its patches, scripts/pdfjs-patches.mjs), `unpatched` is pdfjs-dist as published.
-// Both open documents with the same options, the built one as extraction opens them (images
-// placed, not decoded; no font files built). Numbers are written so that -0 stays -0; what only
+// Both open documents as extraction does (no standard font file read for a font the document
+// does not embed), the built one with its images placed, not decoded, and no font files built. Numbers are written so that -0 stays -0; what only
 // the built pdf.js gives is left out: the style's `fontName` (its patch 1) and the painted paths
 // (its patch 6).
 //   node test/helpers/text-content-dump.mjs built|unpatched FILE...
@@ -24,7 +24,8 @@ if (mode === "built") {
   for (const polyfill of ["promise-with-resolvers.js", "array-buffer-transfer.js"]) await import(pathToFileURL(join(root, "dist", "stages", "extract", polyfill)).href);
   const pdfjs = await import(pathToFileURL(join(pdfjsDir, "legacy", "build", "pdf.mjs")).href);
   const { documentParameters } = await import(pathToFileURL(join(root, "dist", "stages", "extract", "pdfjs-loader.js")).href);
-  open = (data) => pdfjs.getDocument(documentParameters(pdfjs, data)).promise;
+  // As extraction opens it; its images are decoded all the same (leaving them undecoded is a patch).
+  open = (data) => pdfjs.getDocument(documentParameters(pdfjs, data, { placeImagesOnly: true })).promise;
 }
 
 /** JSON that keeps -0 apart from 0. */

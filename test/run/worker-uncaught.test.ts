@@ -2,6 +2,9 @@
 // on the second of two pages of runaway nesting surfaces as an uncaught error in the worker):
 // the document fails as damaged, saying what happened, and the files after it are read by a new
 // worker. Before, the worker died: `worker_lost`, with a screenful of minified pdf.js as reason.
+// The overflow orphans a promise `await` was about to take, and Node reports its rejection only
+// after the round of callbacks it fell in, which can end after the document's last one: the
+// worker waits a turn before it sends an outcome, or the next file would be blamed.
 // Needs dist/ (`npm run build`), as cli.test.ts.
 import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";

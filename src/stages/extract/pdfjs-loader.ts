@@ -66,8 +66,8 @@ export interface OpenOptions {
  * Opens a PDF with the options pagestream always wants, and owns them all:
  * - no code from the document ever runs: pdf.js 6 has no `eval` path left (fonts are
  *   interpreted, never compiled to JS; the `isEvalSupported` option is gone with it), and
- *   scripting exists only in its viewer, which is not loaded; no network, no system fonts, no
- *   font faces: text extraction needs glyph-to-Unicode maps, never rendered glyphs;
+ *   scripting exists only in its viewer, which is not loaded; no network, no font loaded from
+ *   the system, no font faces: text extraction needs glyph-to-Unicode maps, never rendered glyphs;
  * - the package's own standard-font data and CMaps, as plain directory paths (a `file://` URL
  *   fails in Node), each file read once for the process (package-data-cache.ts); without the
  *   CMaps, CJK text comes back empty;
@@ -95,7 +95,11 @@ export function documentParameters(pdfjs: Pick<PdfJs, "VerbosityLevel">, bytes: 
     data: bytes.slice(),
     password: options.password,
     disableFontFace: true,
-    useSystemFonts: false,
+    // Opened for extraction, a font the document does not embed is read as pdf.js reads it in a
+    // browser: its text from its encoding, Unicode map and widths, with no stand-in font file
+    // read from the package (a 140 KB Liberation TrueType, a Foxit Type 1), which only drawing
+    // needs (Symbol and ZapfDingbats still read theirs). Nothing is loaded from the system.
+    useSystemFonts: options.placeImagesOnly === true,
     useWorkerFetch: false,
     enableXfa: false,
     isImageDecoderSupported: false,
