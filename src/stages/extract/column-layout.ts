@@ -862,14 +862,20 @@ interface WordGap {
  */
 function wordGapsInside(f: Fragment): readonly WordGap[] {
   if (f.wordGaps) return f.wordGaps;
+  // A loop, not a closure: V8 makes a function's context for its closures on every call, before
+  // any early return, and this is called for each fragment of each row every candidate asks
+  // about (a page of statistics in 25 columns: about 116,000 calls a read, nearly all answered
+  // by the line above).
   const found: WordGap[] = [];
-  f.runs.forEach((run, i) => {
+  const { runs } = f;
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
     const spaces = run.text.trim().split(/\s+/).length - 1;
     if (spaces > 0) found.push({ gap: (0.6 * run.width) / run.text.length, count: spaces });
-    if (i === 0) return;
-    const from = f.runs[i - 1]!.x + f.runs[i - 1]!.width;
+    if (i === 0) continue;
+    const from = runs[i - 1]!.x + runs[i - 1]!.width;
     if (run.x > from) found.push({ gap: run.x - from, count: 1 });
-  });
+  }
   return (f.wordGaps = found);
 }
 
