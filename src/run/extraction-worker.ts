@@ -32,11 +32,12 @@ let built: { setup: WorkerSetup; source: Source; stages: Stage[]; chunks: boolea
 /** The job being worked on. */
 let current: { id: number; uri: string } | undefined;
 
-// pdf.js can fail outside any call pagestream awaits (a stack overflow in its parser on a
-// second page of runaway nesting surfaces as an uncaught error): the document fails with what
-// happened, as a damaged one, and the worker, whose pdf.js may be in any state, ends; the pool
-// starts another. Without a job, the worker dies as any process would.
-process.on("uncaughtException", (err) => {
+// pdf.js can fail outside any call pagestream awaits: a promise it rejects with no one listening
+// (its page tree read when the document opens, on a page whose dictionary cannot be parsed), an
+// error thrown from a timer. The document fails with what happened, as a damaged one, and the
+// worker, whose pdf.js may be in any state, ends; the pool starts another. Without a job, the
+// worker dies as any process would.
+function failInFlight(err: unknown): void {
   if (!current || !process.connected) {
     process.stderr.write(`pagestream extraction worker: ${describeError(err)}\n`);
     process.exit(1);
@@ -46,7 +47,11 @@ process.on("uncaughtException", (err) => {
   current = undefined;
   const outcome: JobOutcome = { kind: "processed", documentId: null, result: failedResult(uri, error) };
   process.send!({ type: "outcome", id, outcome, last: true } satisfies FromWorker, () => process.exit(1));
-});
+}
+process.on("uncaughtException", failInFlight);
+// Heard as itself, the rejection says what pdf.js threw: Node would otherwise wrap a reason
+// that is not an Error with a stack of its own (pdf.js's FormatError) in a message of its own.
+process.on("unhandledRejection", failInFlight);
 
 // Every pipeline's first stage reads PDFs: pdf.js (~0.3 s to import) loads while the worker waits
 // for its setup and first job, not after.
@@ -74,10 +79,9 @@ process.on("message", (message: ToWorker) => {
   const parts = { send: (part: ResultPart) => send({ type: "records", id, part }), chunks };
   current = { id, uri: message.job.item.uri };
   void processJob(message.job, source, stages, setup.limits, setup.needs, onPage, parts).then(async (outcome) => {
-    // A promise pdf.js rejected with no one listening (a stack overflow in its parser can orphan
-    // the one an `await` was about to take) is reported only once the round of promise callbacks
-    // it fell in is over, which can be after the document's last one: wait a turn of the event
-    // loop, so that it fails its own document, not the next one or a worker between jobs.
+    // A promise pdf.js rejected with no one listening is reported only once the round of promise
+    // callbacks it fell in is over, which can be after the document's last one: wait a turn of
+    // the event loop, so that it fails its own document, not the next one or a worker between jobs.
     await new Promise((resolve) => setImmediate(resolve));
     if (current?.id !== id) return;
     current = undefined;
