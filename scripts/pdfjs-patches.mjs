@@ -352,7 +352,40 @@ const operatorTableField = {
   replace: "static opMap=$1;",
 };
 
-export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept, ...fontFileSkipped, ...structureRowsOfPage, overlaidTextSkipped, xmpMetadataSkipped, ...richTextSkipped, operatorTableField];
+/**
+ * 17. pdf.js's parser reads an array or a dictionary by calling itself for each value, with no
+ * limit on how deep values nest: a PDF nesting them a hundred thousand deep (a page's resources
+ * of `[[[…]]]`) runs the stack out. The overflow is thrown wherever the stack ends, even inside
+ * the machinery of an `await`, which then leaves a promise rejected that no one listens to: in
+ * Node that ends a process that reads PDFs in its own thread (the library's `processDocument`),
+ * and in an extraction worker it was reported after the document's last callback. Values nested
+ * deeper than 512 are now a FormatError where they are read, like any other malformed object (the
+ * page that needs them cannot be read; the others are). Chromium's PDFium refuses objects nested
+ * deeper than 64 and content-stream operands deeper than 512; 512 frames of the parser are far
+ * from the stack's end.
+ */
+const MAX_NESTING = 512;
+const nestingLimit = [
+  {
+    what: "the Parser constructor",
+    pattern: /(class Parser\{[^{]*constructor\(\{lexer:([\w$]+),xref:([\w$]+),allowStreams:([\w$]+)=!1,recoveryMode:([\w$]+)=!1\}\)\{this\.lexer=\2;this\.xref=\3;this\.allowStreams=\4;this\.recoveryMode=\5;)this\.refill\(\)\}/g,
+    replace:
+      "$1this.nesting$=0;this.refill()}" +
+      `nestedObj$(e){if(this.nesting$>=${MAX_NESTING})throw new FormatError("Objects nested more than ${MAX_NESTING} deep.");this.nesting$++;try{return this.getObj(e)}finally{this.nesting$--}}`,
+  },
+  {
+    what: "the parser's array values",
+    pattern: /(case"\[":const ([\w$]+)=\[\];for\(;!isCmd\(this\.buf1,"\]"\)&&this\.buf1!==([\w$]+);\)\2\.push\(this\.)getObj\(([\w$]+)\)\)/g,
+    replace: "$1nestedObj$($4))",
+  },
+  {
+    what: "the parser's dictionary values",
+    pattern: /(const ([\w$]+)=this\.buf1\.name;this\.shift\(\);if\(this\.buf1===([\w$]+)\)break;([\w$]+)\.set\(\2,this\.)getObj\(([\w$]+)\)\)\}if\(this\.buf1===\3\)\{if\(this\.recoveryMode\)return \4;/g,
+    replace: "$1nestedObj$($5))}if(this.buf1===$3){if(this.recoveryMode)return $4;",
+  },
+];
+
+export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept, ...fontFileSkipped, ...structureRowsOfPage, overlaidTextSkipped, xmpMetadataSkipped, ...richTextSkipped, operatorTableField, ...nestingLimit];
 
 /**
  * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top

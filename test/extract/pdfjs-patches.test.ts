@@ -14,7 +14,8 @@
  * highlights (patch 12), and its annotations are otherwise the same; the parser's table of
  * operators, a static field (patch 15), is the one every page's text content is read with; a
  * document opened for extraction reads no standard font file (pdfjs-loader.ts), and its pages'
- * and its annotations' text is the same. Compared on
+ * and its annotations' text is the same; its parser refuses values nested more than 512 deep
+ * (patch 17) with an error, not a stack overflow. Compared on
  * every PDF committed under fixtures/ and on pages that set their text's transform, embed fonts,
  * draw their paths every way a content stream can and run a tagged table and list over two pages.
  */
@@ -25,7 +26,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PDFDocumentProxy } from "pdfjs-dist/types/src/display/api.js";
-import { annotatedTextPdf, annotationFontsPdf, builtInCMapsPdf, embeddedFontsPdf, pathKindsPdf, richTextNotesPdf, taggedAcrossPagesPdf, textTransformsPdf, xmpMetadataPdf } from "../../fixtures/hostile.mjs";
+import { annotatedTextPdf, annotationFontsPdf, builtInCMapsPdf, deepNestingPagesPdf, embeddedFontsPdf, pathKindsPdf, richTextNotesPdf, taggedAcrossPagesPdf, textTransformsPdf, xmpMetadataPdf } from "../../fixtures/hostile.mjs";
 import { extractFile, okPages } from "../helpers/extract.js";
 import { readDrawnSegments, separatePaintedPaths } from "../../src/stages/extract/page-drawing.js";
 import { documentParameters, loadPdfJs, openPdf, recordsPaintedPaths } from "../../src/stages/extract/pdfjs-loader.js";
@@ -383,4 +384,19 @@ describe("the built pdf.js's text content", () => {
     writeFileSync(file, bytes);
     expect(okPages(await extractFile(file)).map((page) => page.text)).toEqual(["Name: Lucía Pérez Vessel: Northern Star\n\nBerth 7 closed until Monday.", "The second page is set in Arial."]);
   }, 60_000);
+});
+
+describe("the built pdf.js's parser", () => {
+  it("refuses values nested more than 512 deep where it reads them, with an error of its own, and reads those nested 400 deep", async () => {
+    // Unpatched, the third page runs the parser's recursion out of stack (RangeError).
+    const pdf = await openPdf(new Uint8Array(deepNestingPagesPdf([0, 400, 100_000])), { placeImagesOnly: true });
+    try {
+      const text = async (n: number) => (await (await pdf.getPage(n)).getTextContent()).items.map((item) => ("str" in item ? item.str : "")).join("");
+      expect(await text(1)).toBe("Hello from a hand-made page.");
+      expect(await text(2)).toBe("Hello from a hand-made page.");
+      await expect(pdf.getPage(3)).rejects.toThrow(/^Objects nested more than 512 deep\.$/);
+    } finally {
+      await pdf.loadingTask.destroy();
+    }
+  });
 });
