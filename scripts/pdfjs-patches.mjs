@@ -355,14 +355,12 @@ const operatorTableField = {
 /**
  * 17. pdf.js's parser reads an array or a dictionary by calling itself for each value, with no
  * limit on how deep values nest: a PDF nesting them a hundred thousand deep (a page's resources
- * of `[[[…]]]`) runs the stack out. The overflow is thrown wherever the stack ends, even inside
- * the machinery of an `await`, which then leaves a promise rejected that no one listens to: in
- * Node that ends a process that reads PDFs in its own thread (the library's `processDocument`),
- * and in an extraction worker it was reported after the document's last callback. Values nested
- * deeper than 512 are now a FormatError where they are read, like any other malformed object (the
- * page that needs them cannot be read; the others are). Chromium's PDFium refuses objects nested
- * deeper than 64 and content-stream operands deeper than 512; 512 frames of the parser are far
- * from the stack's end.
+ * of `[[[…]]]`) runs the stack out, and the RangeError is thrown wherever the stack happens to
+ * end (how deep that is depends on how much of the parser V8 has optimised by then). Values
+ * nested deeper than 512 are now a FormatError where they are read, like any other malformed
+ * object: the page that needs them cannot be read, the others are. Chromium's PDFium refuses
+ * objects nested deeper than 64 and content-stream operands deeper than 512; 512 frames of the
+ * parser are far from the stack's end.
  */
 const MAX_NESTING = 512;
 const nestingLimit = [
@@ -385,7 +383,22 @@ const nestingLimit = [
   },
 ];
 
-export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept, ...fontFileSkipped, ...structureRowsOfPage, overlaidTextSkipped, xmpMetadataSkipped, ...richTextSkipped, operatorTableField, ...nestingLimit];
+/**
+ * 18. Reading the page tree for a page, pdf.js starts fetching every page the tree's top lists,
+ * each fetch's promise kept for when that page is asked for, with no one listening yet. A page
+ * whose dictionary cannot be parsed rejects its promise long before it is asked for: Node then
+ * reports a rejection no one handled, which ends a process that reads PDFs in its own thread (the
+ * library's `processDocument`) and failed a whole document in a worker. Each kept promise is
+ * marked handled as it is made; asked for, the page still gets its error, as a page that cannot
+ * be read, and the other pages are read.
+ */
+const prefetchedPagesHandled = {
+  what: "getPageDict's fetches of the top-level pages",
+  pattern: /(&&![\w$]+\.has\([\w$]+\)&&[\w$]+\.put\([\w$]+,)([\w$]+\.fetchAsync\([\w$]+\))\)/g,
+  replace: "$1(p$=>(p$.catch(()=>{}),p$))($2))",
+};
+
+export const WORKER_PATCHES = [fontNames, placedImages, ...textTransform, ...paintedPaths, textStateClone, glyphOutlinesForDrawing, builtInCMapsKept, ...fontFileSkipped, ...structureRowsOfPage, overlaidTextSkipped, xmpMetadataSkipped, ...richTextSkipped, operatorTableField, ...nestingLimit, prefetchedPagesHandled];
 
 /**
  * 4. The API no longer loads @napi-rs/canvas as it loads. pdf.js requires the library at its top

@@ -32,11 +32,11 @@ let built: { setup: WorkerSetup; source: Source; stages: Stage[]; chunks: boolea
 /** The job being worked on. */
 let current: { id: number; uri: string } | undefined;
 
-// pdf.js can fail outside any call pagestream awaits: a promise it rejects with no one listening
-// (its page tree read when the document opens, on a page whose dictionary cannot be parsed), an
-// error thrown from a timer. The document fails with what happened, as a damaged one, and the
-// worker, whose pdf.js may be in any state, ends; the pool starts another. Without a job, the
-// worker dies as any process would.
+// A document can fail outside any call pagestream awaits: a promise pdf.js or a stage rejects
+// with no one listening (pdf.js did, for pages it fetched ahead, before patch 18), an error
+// thrown from a timer. The document fails with what happened, as a damaged one, and the worker,
+// whose pdf.js may be in any state, ends; the pool starts another. Without a job, the worker
+// dies as any process would.
 function failInFlight(err: unknown): void {
   if (!current || !process.connected) {
     process.stderr.write(`pagestream extraction worker: ${describeError(err)}\n`);
@@ -79,7 +79,7 @@ process.on("message", (message: ToWorker) => {
   const parts = { send: (part: ResultPart) => send({ type: "records", id, part }), chunks };
   current = { id, uri: message.job.item.uri };
   void processJob(message.job, source, stages, setup.limits, setup.needs, onPage, parts).then(async (outcome) => {
-    // A promise pdf.js rejected with no one listening is reported only once the round of promise
+    // A promise rejected with no one listening is reported only once the round of promise
     // callbacks it fell in is over, which can be after the document's last one: wait a turn of
     // the event loop, so that it fails its own document, not the next one or a worker between jobs.
     await new Promise((resolve) => setImmediate(resolve));

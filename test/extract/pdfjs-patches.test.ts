@@ -15,7 +15,8 @@
  * operators, a static field (patch 15), is the one every page's text content is read with; a
  * document opened for extraction reads no standard font file (pdfjs-loader.ts), and its pages'
  * and its annotations' text is the same; its parser refuses values nested more than 512 deep
- * (patch 17) with an error, not a stack overflow. Compared on
+ * (patch 17) with an error, not a stack overflow, and a page it fetched ahead and could not parse
+ * leaves no rejection unheard (patch 18). Compared on
  * every PDF committed under fixtures/ and on pages that set their text's transform, embed fonts,
  * draw their paths every way a content stream can and run a tagged table and list over two pages.
  */
@@ -397,6 +398,31 @@ describe("the built pdf.js's parser", () => {
       await expect(pdf.getPage(3)).rejects.toThrow(/^Objects nested more than 512 deep\.$/);
     } finally {
       await pdf.loadingTask.destroy();
+    }
+  });
+
+  it("leaves no rejection unheard for a page it fetched ahead and cannot parse: the page fails when it is asked for, the others are read", async () => {
+    // Unpatched, opening the document fetches pages 1 to 3 ahead; the first fails, and so the
+    // third's failure is a rejection no one listens to: in this process, Node would end it.
+    const unheard: unknown[] = [];
+    const listen = (reason: unknown) => unheard.push(reason);
+    process.on("unhandledRejection", listen);
+    try {
+      const pdf = await openPdf(new Uint8Array(deepNestingPagesPdf()), { placeImagesOnly: true });
+      try {
+        const deep = /^Objects nested more than 512 deep\.$/;
+        await expect(pdf.getPage(1)).rejects.toThrow(deep);
+        await new Promise((resolve) => setImmediate(resolve));
+        const { items } = await (await pdf.getPage(2)).getTextContent();
+        expect(items.map((item) => ("str" in item ? item.str : "")).join("")).toBe("Hello from a hand-made page.");
+        await expect(pdf.getPage(3)).rejects.toThrow(deep);
+      } finally {
+        await pdf.loadingTask.destroy();
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unheard).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", listen);
     }
   });
 });
