@@ -42,7 +42,7 @@ function failInFlight(err: unknown): void {
     process.stderr.write(`pagestream extraction worker: ${describeError(err)}\n`);
     process.exit(1);
   }
-  const error = new DocumentError("damaged", `pdf.js failed while reading it and could not go on: ${describeError(err)}`);
+  const error = new DocumentError("damaged", `reading it failed outside any call pagestream awaits (pdf.js or a stage), and could not go on: ${describeError(err)}`);
   const { id, uri } = current;
   current = undefined;
   const outcome: JobOutcome = { kind: "processed", documentId: null, result: failedResult(uri, error) };

@@ -49,7 +49,7 @@ describe("a failure outside any call pagestream awaits", () => {
     expect(r.status).toBe(3);
     const records = (await readFile(join(dir, "out", "records.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line));
     expect(records.filter((record) => record.type === "error")).toEqual([
-      expect.objectContaining({ path: "a-orphan.pdf", code: "damaged", message: "pdf.js failed while reading it and could not go on: left behind by the orphan stage" }),
+      expect.objectContaining({ path: "a-orphan.pdf", code: "damaged", message: "reading it failed outside any call pagestream awaits (pdf.js or a stage), and could not go on: left behind by the orphan stage" }),
     ]);
     expect(records.filter((record) => record.type === "page").map((page) => `${page.path} ${page.page}`)).toEqual(["b-next.pdf 1", "b-next.pdf 2"]);
   });
