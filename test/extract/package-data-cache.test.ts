@@ -53,8 +53,8 @@ describe("pdf.js's package data", () => {
     });
     pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${pdf.length}\n%%EOF\n`;
     const fetch = vi.spyOn(PackageDataCache.prototype, "fetch");
-    for (const placeImagesOnly of [false, true, false]) {
-      const doc = await openPdf(new Uint8Array(Buffer.from(pdf, "latin1")), { placeImagesOnly });
+    for (const forText of [false, true, false]) {
+      const doc = await openPdf(new Uint8Array(Buffer.from(pdf, "latin1")), { forText });
       try {
         const { items } = await (await doc.getPage(1)).getTextContent();
         expect(items.map((item) => ("str" in item ? item.str : "")).join("")).toBe("Helvetica, not embedded");

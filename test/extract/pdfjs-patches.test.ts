@@ -52,10 +52,10 @@ interface TreeNode {
 /** Roles whose every element child published pdf.js puts in the tree of each page (its StructTreePage.addNode). */
 const TAKEN_WHOLE = new Set(["L", "LBody", "LI", "Table", "THead", "TBody", "TFoot"]);
 
-/** What `read` makes of the document opened with the built pdf.js, to be drawn or (`placeImagesOnly`) for extraction. */
-async function withDocument<T>(bytes: Uint8Array, placeImagesOnly: boolean, read: (pdf: PDFDocumentProxy) => Promise<T>): Promise<T> {
+/** What `read` makes of the document opened with the built pdf.js, to be drawn or (`forText`) for extraction. */
+async function withDocument<T>(bytes: Uint8Array, forText: boolean, read: (pdf: PDFDocumentProxy) => Promise<T>): Promise<T> {
   const pdfjs = await loadPdfJs();
-  const pdf = await pdfjs.getDocument(documentParameters(pdfjs, new Uint8Array(bytes), { placeImagesOnly })).promise;
+  const pdf = await pdfjs.getDocument(documentParameters(pdfjs, new Uint8Array(bytes), { forText })).promise;
   try {
     return await read(pdf);
   } finally {
@@ -148,7 +148,7 @@ describe("the built pdf.js's text content", () => {
     const tagged = readdirSync(join(root, "fixtures")).filter((name) => /tagged|structure/.test(name) && name.endsWith(".pdf"));
     let trees = 0;
     for (const name of tagged) {
-      const pdf = await openPdf(new Uint8Array(readFileSync(join(root, "fixtures", name))), { placeImagesOnly: true });
+      const pdf = await openPdf(new Uint8Array(readFileSync(join(root, "fixtures", name))), { forText: true });
       try {
         const page = await pdf.getPage(1);
         const first = (await page.getStructTree()) as { children: unknown[] } | null;
@@ -174,7 +174,7 @@ describe("the built pdf.js's text content", () => {
     globalThis.structuredClone = ((value: unknown, options?: StructuredSerializeOptions) => (cloned.push(value), clone(value, options))) as typeof structuredClone;
     let pages = 0;
     try {
-      const pdf = await openPdf(new Uint8Array(readFileSync(join(root, "fixtures", "two-pages.pdf"))), { placeImagesOnly: true });
+      const pdf = await openPdf(new Uint8Array(readFileSync(join(root, "fixtures", "two-pages.pdf"))), { forText: true });
       try {
         for (let n = 1; n <= pdf.numPages; n++) {
           const { items } = await (await pdf.getPage(n)).getTextContent();
@@ -200,7 +200,7 @@ describe("the built pdf.js's text content", () => {
       .map((name) => readFileSync(join(root, "fixtures", name)));
     let ruled = 0;
     for (const bytes of [pathKindsPdf(), ...fixtures]) {
-      const pdf = await openPdf(new Uint8Array(bytes), { placeImagesOnly: true });
+      const pdf = await openPdf(new Uint8Array(bytes), { forText: true });
       try {
         for (let n = 1; n <= pdf.numPages; n++) {
           const page = await pdf.getPage(n);
@@ -223,10 +223,10 @@ describe("the built pdf.js's text content", () => {
       .filter((name) => name.endsWith(".pdf"))
       .map((name) => readFileSync(join(root, "fixtures", name)));
     /** Per page: the operator list (images and their dependencies aside: only a drawn document decodes them) and how many glyph outlines were sent. */
-    const read = async (bytes: Buffer, placeImagesOnly: boolean) => {
+    const read = async (bytes: Buffer, forText: boolean) => {
       const { OPS } = await loadPdfJs();
       const images = new Set(Object.entries(OPS).flatMap(([name, fn]) => (/Image|^dependency$/.test(name) ? [fn] : [])));
-      const pdf = await openPdf(new Uint8Array(bytes), { placeImagesOnly });
+      const pdf = await openPdf(new Uint8Array(bytes), { forText });
       try {
         const pages: { fns: number[]; outlines: number }[] = [];
         for (let n = 1; n <= pdf.numPages; n++) {
@@ -254,10 +254,10 @@ describe("the built pdf.js's text content", () => {
   it("builds no font file for a document opened for extraction, and builds one for each font of a document opened to be drawn", async () => {
     const bytes = embeddedFontsPdf();
     /** The fonts the page's operator list loaded: each by its name in the document, with the size of its file, if it has one. */
-    const fonts = async (placeImagesOnly: boolean) => {
+    const fonts = async (forText: boolean) => {
       // As openPdf opens it, and with the fonts' extra properties, without which the API lets go of a font's file once it has it.
       const pdfjs = await loadPdfJs();
-      const pdf = await pdfjs.getDocument({ ...documentParameters(pdfjs, new Uint8Array(bytes), { placeImagesOnly }), fontExtraProperties: true }).promise;
+      const pdf = await pdfjs.getDocument({ ...documentParameters(pdfjs, new Uint8Array(bytes), { forText }), fontExtraProperties: true }).promise;
       try {
         const page = await pdf.getPage(1);
         await page.getOperatorList();
@@ -277,8 +277,8 @@ describe("the built pdf.js's text content", () => {
 
   it("gives no text under a link or a highlight for a document opened for extraction, and the same annotations otherwise", async () => {
     const bytes = annotatedTextPdf();
-    const annotations = (placeImagesOnly: boolean) =>
-      withDocument(bytes, placeImagesOnly, async (pdf) => (await (await pdf.getPage(1)).getAnnotations({ intent: "display" })) as { subtype: string; overlaidText?: string }[]);
+    const annotations = (forText: boolean) =>
+      withDocument(bytes, forText, async (pdf) => (await (await pdf.getPage(1)).getAnnotations({ intent: "display" })) as { subtype: string; overlaidText?: string }[]);
     const [drawn, extracted] = [await annotations(false), await annotations(true)];
     // Opened to be drawn, pdf.js reads the words under each (the page read a second time).
     expect(drawn.map((a) => [a.subtype, a.overlaidText?.trim()])).toEqual([
@@ -295,8 +295,8 @@ describe("the built pdf.js's text content", () => {
 
   it("gives a document opened for extraction its Info without parsing its XMP packet, and the title from the Info", async () => {
     const bytes = xmpMetadataPdf();
-    const metadata = (placeImagesOnly: boolean) =>
-      withDocument(bytes, placeImagesOnly, async (pdf) => {
+    const metadata = (forText: boolean) =>
+      withDocument(bytes, forText, async (pdf) => {
         const { info, metadata } = await pdf.getMetadata();
         return { title: (info as { Title?: string }).Title, xmp: metadata?.get("dc:title") ?? null };
       });
@@ -312,8 +312,8 @@ describe("the built pdf.js's text content", () => {
 
   it("gives a document opened for extraction its annotations without parsing their rich text, and a free-text comment's text from its appearance", async () => {
     const bytes = richTextNotesPdf();
-    const annotations = (placeImagesOnly: boolean) =>
-      withDocument(bytes, placeImagesOnly, async (pdf) => {
+    const annotations = (forText: boolean) =>
+      withDocument(bytes, forText, async (pdf) => {
         const page = await pdf.getPage(1);
         const found = (await page.getAnnotations({ intent: "display" })) as { subtype: string; richText?: unknown; textContent?: string[] }[];
         return found.map((a) => ({ subtype: a.subtype, richText: a.richText !== undefined, textContent: a.textContent ?? null }));
@@ -340,7 +340,7 @@ describe("the built pdf.js's text content", () => {
   it("reads no standard font file for a document opened for extraction, and the same text of its pages and its annotations at the same places", async () => {
     const bytes = annotationFontsPdf();
     /** As extraction reads the document (a page's text, then its annotations), with the standard font files fetched while each step ran. */
-    const read = async (placeImagesOnly: boolean) => {
+    const read = async (forText: boolean) => {
       const pdfjs = await loadPdfJs();
       const fetched: string[] = [];
       class CountingData extends PackageDataCache {
@@ -349,7 +349,7 @@ describe("the built pdf.js's text content", () => {
           return super.fetch(request);
         }
       }
-      const pdf = await pdfjs.getDocument({ ...documentParameters(pdfjs, new Uint8Array(bytes), { placeImagesOnly }), BinaryDataFactory: CountingData }).promise;
+      const pdf = await pdfjs.getDocument({ ...documentParameters(pdfjs, new Uint8Array(bytes), { forText }), BinaryDataFactory: CountingData }).promise;
       try {
         const first = await pdf.getPage(1);
         const firstPage = await first.getTextContent();
@@ -388,13 +388,14 @@ describe("the built pdf.js's text content", () => {
 });
 
 describe("the built pdf.js's parser", () => {
+  const pageText = async (pdf: PDFDocumentProxy, n: number) => (await (await pdf.getPage(n)).getTextContent()).items.map((item) => ("str" in item ? item.str : "")).join("");
+
   it("refuses values nested more than 512 deep where it reads them, with an error of its own, and reads those nested 400 deep", async () => {
     // Unpatched, the third page runs the parser's recursion out of stack (RangeError).
-    const pdf = await openPdf(new Uint8Array(deepNestingPagesPdf([0, 400, 100_000])), { placeImagesOnly: true });
+    const pdf = await openPdf(new Uint8Array(deepNestingPagesPdf([0, 400, 100_000])), { forText: true });
     try {
-      const text = async (n: number) => (await (await pdf.getPage(n)).getTextContent()).items.map((item) => ("str" in item ? item.str : "")).join("");
-      expect(await text(1)).toBe("Hello from a hand-made page.");
-      expect(await text(2)).toBe("Hello from a hand-made page.");
+      expect(await pageText(pdf, 1)).toBe("Hello from a hand-made page.");
+      expect(await pageText(pdf, 2)).toBe("Hello from a hand-made page.");
       await expect(pdf.getPage(3)).rejects.toThrow(/^Objects nested more than 512 deep\.$/);
     } finally {
       await pdf.loadingTask.destroy();
@@ -408,13 +409,12 @@ describe("the built pdf.js's parser", () => {
     const listen = (reason: unknown) => unheard.push(reason);
     process.on("unhandledRejection", listen);
     try {
-      const pdf = await openPdf(new Uint8Array(deepNestingPagesPdf()), { placeImagesOnly: true });
+      const pdf = await openPdf(new Uint8Array(deepNestingPagesPdf()), { forText: true });
       try {
         const deep = /^Objects nested more than 512 deep\.$/;
         await expect(pdf.getPage(1)).rejects.toThrow(deep);
         await new Promise((resolve) => setImmediate(resolve));
-        const { items } = await (await pdf.getPage(2)).getTextContent();
-        expect(items.map((item) => ("str" in item ? item.str : "")).join("")).toBe("Hello from a hand-made page.");
+        expect(await pageText(pdf, 2)).toBe("Hello from a hand-made page.");
         await expect(pdf.getPage(3)).rejects.toThrow(deep);
       } finally {
         await pdf.loadingTask.destroy();

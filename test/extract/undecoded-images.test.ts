@@ -1,6 +1,6 @@
 /**
  * Extraction asks pdf.js what a page paints, never what its images hold: images are placed in
- * the operator list undecoded (scripts/pdfjs-patches.mjs, `placeImagesOnly` in pdfjs-loader.ts),
+ * the operator list undecoded (scripts/pdfjs-patches.mjs, `forText` in pdfjs-loader.ts),
  * so a scanned page costs its parsing, not its pixels.
  */
 import { execFile } from "node:child_process";
@@ -18,10 +18,10 @@ const dir = mkdtempSync(join(tmpdir(), "pagestream-undecoded-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The names of the operations page 1 paints images with, in order. */
-async function imageOperations(bytes: Uint8Array, placeImagesOnly: boolean): Promise<string[]> {
+async function imageOperations(bytes: Uint8Array, forText: boolean): Promise<string[]> {
   const { OPS } = await loadPdfJs();
   const names = new Map(Object.entries(OPS).map(([name, fn]) => [fn, name]));
-  const pdf = await openPdf(bytes, { placeImagesOnly });
+  const pdf = await openPdf(bytes, { forText });
   try {
     const list = await (await pdf.getPage(1)).getOperatorList();
     return list.fnArray.map((fn) => names.get(fn)!).filter((name) => /Image/.test(name));
@@ -38,7 +38,7 @@ describe("images placed, never decoded", () => {
     // image, mask, solid-colour dot, soft-masked image, inline image, the form's image twice
     expect(decoded).toEqual(["paintImageXObject", "paintImageMaskXObject", "paintSolidColorImageMask", "paintImageXObject", "paintInlineImageXObject", "paintImageXObject", "paintImageXObject"]);
     expect(placed.map((name) => name.replace("paintInlineImageXObject", "paintImageXObject"))).toEqual(decoded.map((name) => name.replace("paintInlineImageXObject", "paintImageXObject")));
-    const pdf = await openPdf(bytes, { placeImagesOnly: true });
+    const pdf = await openPdf(bytes, { forText: true });
     try {
       expect(await probePage(await pdf.getPage(1))).toEqual({ images: 6, invisibleText: false });
     } finally {

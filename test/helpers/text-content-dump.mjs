@@ -18,14 +18,14 @@ let open;
 if (mode === "built") {
   const { openPdf } = await import(pathToFileURL(join(root, "dist", "stages", "extract", "pdfjs-loader.js")).href);
   // As extraction opens it: images placed, not decoded, and no font file built (patches 2, 8, 10).
-  open = (data) => openPdf(data, { placeImagesOnly: true });
+  open = (data) => openPdf(data, { forText: true });
 } else {
   // The polyfills pdf.js needs on Node 20, as pagestream's loader applies them.
   for (const polyfill of ["promise-with-resolvers.js", "array-buffer-transfer.js"]) await import(pathToFileURL(join(root, "dist", "stages", "extract", polyfill)).href);
   const pdfjs = await import(pathToFileURL(join(pdfjsDir, "legacy", "build", "pdf.mjs")).href);
   const { documentParameters } = await import(pathToFileURL(join(root, "dist", "stages", "extract", "pdfjs-loader.js")).href);
   // As extraction opens it; its images are decoded all the same (leaving them undecoded is a patch).
-  open = (data) => pdfjs.getDocument(documentParameters(pdfjs, data, { placeImagesOnly: true })).promise;
+  open = (data) => pdfjs.getDocument(documentParameters(pdfjs, data, { forText: true })).promise;
 }
 
 /** JSON that keeps -0 apart from 0. */

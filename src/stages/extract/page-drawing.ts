@@ -8,7 +8,7 @@
  * own, which `separatePaintedPaths` takes out. Published pdf.js (tests of the TypeScript source
  * before a build) records none: there the operator list gives the same paths, at the cost of
  * parsing the page a second time (its images placed, never decoded: pdfjs-loader.ts
- * `placeImagesOnly`). Annotations' appearances are in neither: a form field's box is no table's rule.
+ * `forText`). Annotations' appearances are in neither: a form field's box is no table's rule.
  */
 import type { PDFPageProxy } from "pdfjs-dist/types/src/display/api.js";
 import { loadPdfJs, recordsPaintedPaths } from "./pdfjs-loader.js";

@@ -3,7 +3,7 @@
  * it paints images (a page with no text and an image is a scan; with neither, it is blank), and
  * whether its text is drawn invisibly (render mode 3, an OCR layer over a scanned image).
  * `getOperatorList` parses the content stream again (its images are placed, never decoded, in
- * a document extraction opens: pdfjs-loader.ts `placeImagesOnly`), so extraction asks only
+ * a document extraction opens: pdfjs-loader.ts `forText`), so extraction asks only
  * about pages with little text or with the signature of an OCR layer.
  */
 import type { PDFPageProxy } from "pdfjs-dist/types/src/display/api.js";

@@ -54,12 +54,14 @@ export interface OpenOptions {
   /** Password for encrypted documents that need one to open. */
   password?: string;
   /**
-   * Images are placed in the operator list, never decoded (scripts/pdfjs-patches.mjs): for
-   * reading text, where what a page paints matters and what its images hold does not. A
-   * renderer needs them decoded. pdf.js unpatched (tests of the TypeScript source before a
-   * build) decodes them either way.
+   * Opened to read its text, never to draw it (extraction): pdf.js then does none of the work
+   * only drawing needs. Images are placed in the operator list, never decoded, and fonts are not
+   * rebuilt into files (scripts/pdfjs-patches.mjs, which key on `maxImageSize` 1); a font the
+   * document does not embed is read without a stand-in font file (`useSystemFonts`, below). A
+   * renderer needs all three. pdf.js unpatched (tests of the TypeScript source before a build)
+   * decodes images and builds fonts either way.
    */
-  placeImagesOnly?: boolean;
+  forText?: boolean;
 }
 
 /**
@@ -73,8 +75,9 @@ export interface OpenOptions {
  *   CMaps, CJK text comes back empty;
  * - warnings off: a damaged file is reported through the error record, not the console;
  * - a copy of the bytes, because pdf.js detaches the array it is given;
- * - with `placeImagesOnly`, every image above 1 pixel is left undecoded (a 1×1 one is decoded,
- *   as pdf.js tells a solid-colour mask by its pixel).
+ * - with `forText`, the work only drawing needs left out (see OpenOptions): every image above
+ *   1 pixel is left undecoded (a 1×1 one is decoded, as pdf.js tells a solid-colour mask by its
+ *   pixel).
  *
  * The caller must `loadingTask.destroy()` the returned document in a `finally`.
  */
@@ -99,7 +102,7 @@ export function documentParameters(pdfjs: Pick<PdfJs, "VerbosityLevel">, bytes: 
     // browser: its text from its encoding, Unicode map and widths, with no stand-in font file
     // read from the package (a 140 KB Liberation TrueType, a Foxit Type 1), which only drawing
     // needs (Symbol and ZapfDingbats still read theirs). Nothing is loaded from the system.
-    useSystemFonts: options.placeImagesOnly === true,
+    useSystemFonts: options.forText === true,
     useWorkerFetch: false,
     enableXfa: false,
     isImageDecoderSupported: false,
@@ -110,7 +113,7 @@ export function documentParameters(pdfjs: Pick<PdfJs, "VerbosityLevel">, bytes: 
     cMapUrl: join(pdfjsDir, "cmaps") + "/",
     cMapPacked: true,
     BinaryDataFactory: PackageDataCache,
-    ...(options.placeImagesOnly && patched ? { maxImageSize: 1 } : {}),
+    ...(options.forText && patched ? { maxImageSize: 1 } : {}),
   };
 }
 

@@ -126,7 +126,7 @@ async function* extractPages(
 ): AsyncGenerator<PageRecord> {
   const { input } = context;
   forgetReorderings();
-  let pdf = await openPdf(input.bytes, { password, placeImagesOnly: true });
+  let pdf = await openPdf(input.bytes, { password, forText: true });
   try {
     const pageCount = pdf.numPages;
     if (pageCount === 0) throw new DocumentError("no_pages", "the document has no pages (its page tree is empty)");
@@ -174,7 +174,7 @@ async function* extractPages(
         // first reads from the document opened afresh, so what is held stays one window's.
         // Its fonts get new ids, so the monospaced cells measured under the old ones go.
         await pdf.loadingTask.destroy();
-        pdf = await openPdf(input.bytes, { password, placeImagesOnly: true });
+        pdf = await openPdf(input.bytes, { password, forText: true });
         fonts.cells.clear();
         fonts.cache.emptied();
       }
