@@ -72,4 +72,32 @@ describe("text runs", () => {
     orientRuns([item("abcdef", [10, 0, 0, 10, 0, 0], 36), item("ghi", [10, 0, 0, 10, 0, -12], 18)], mono, code);
     expect(orientRuns([item("const x = 1;", [10, 0, 0, 10, 0, 0], 72)], mono, code).body[0]!.monospace).toBe(true);
   });
+
+  it("makes every run with the same fields in the same order, the ones a run lacks undefined (one shape for the layout passes)", () => {
+    const styles = { f1: { fontFamily: "monospace" }, f2: { fontName: "ABCDEF+Helvetica-Bold" } };
+    const items: PdfTextItem[] = [
+      { ...item("plain", [10, 0, 0, 10, 0, 100]), fontName: "f3" },
+      item("monospaced", [10, 0, 0, 10, 0, 20], 50),
+      { ...item("bold", [10, 0, 0, 10, 60, 100]), fontName: "f2" },
+      item(" ", [10, 0, 0, 10, 100, 100]),
+      { ...item("tagged", [10, 0, 0, 10, 120, 100]), fontName: "f3", mcid: "p1R_mc0" },
+      { ...item("furniture", [10, 0, 0, 10, 0, 80]), fontName: "f3", artifact: true },
+      { ...item("a field's value", [10, 0, 0, 10, 0, 60]), fontName: "f3", form: true },
+      { ...item("tilted", [9.99, 0.3, -0.3, 9.99, 0, 40]), fontName: "f3" },
+    ];
+    const { body } = orientRuns(items, styles);
+    expect(body.length).toBe(items.length - 1);
+    const keys = body.map((r) => Object.keys(r).join(","));
+    expect(new Set(keys).size).toBe(1);
+    // What each run has set is still what it says, and JSON leaves out what it has not.
+    const byText = new Map(body.map((r) => [r.text, r]));
+    expect(byText.get("bold")!.bold).toBe(true);
+    expect(byText.get("monospaced")!.monospace).toBe(true);
+    expect(byText.get("tagged")!.spaceBefore).toBe(true);
+    expect(byText.get("tagged")!.mcid).toBe("p1R_mc0");
+    expect(byText.get("furniture")!.artifact).toBe(true);
+    expect(byText.get("a field's value")!.form).toBe(true);
+    expect(byText.get("tilted")!.skew).toBeCloseTo(0.03, 3);
+    expect(Object.keys(JSON.parse(JSON.stringify(byText.get("plain"))))).toEqual(["text", "x", "y", "width", "fontSize", "fontName"]);
+  });
 });

@@ -8,7 +8,7 @@
  * (a vertical margin note, a rotated stamp) are kept apart, in their own frames, so they never
  * splice into the body's lines.
  */
-import type { TextRun } from "../../core/records.js";
+import { textRun, type TextRun } from "../../core/records.js";
 import { isBoldFontName, isMonospaceFontName, pictureGlyph } from "./font-traits.js";
 
 /** The fields of a pdf.js `TextItem` that extraction reads. */
@@ -215,11 +215,7 @@ function toRun(o: Oriented, { angle: frameAngle, cos, sin }: FrameTurn, monospac
   const e = o.item.transform[4] ?? 0;
   const f = o.item.transform[5] ?? 0;
   const skew = Math.tan((signedAngle(o.angle - frameAngle) * Math.PI) / 180);
-  // Every run has every field, in this order, an absent one undefined (which JSON leaves out):
-  // runs of one shape. A field added only when set gave the corpus's runs 22 shapes, so every
-  // read of a run's x or width in the layout passes went through V8's generic lookup, and each
-  // such read of a number made a new heap object.
-  return {
+  return textRun({
     text: pictures.get(o.item.fontName)?.(o.item.str) ?? o.item.str,
     x: e * cos + f * sin,
     y: -e * sin + f * cos,
@@ -230,11 +226,10 @@ function toRun(o: Oriented, { angle: frameAngle, cos, sin }: FrameTurn, monospac
     bold: bold.has(o.item.fontName) ? true : undefined,
     skew: Math.abs(skew) > 1e-4 ? skew : undefined,
     spaceBefore: o.spaceBefore ? true : undefined,
-    separateWord: undefined,
     mcid: o.item.mcid || undefined,
     artifact: o.item.artifact ? true : undefined,
     form: o.item.form ? true : undefined,
-  };
+  });
 }
 
 function normaliseAngle(deg: number): number {

@@ -8,7 +8,7 @@
  * Every word after the first on one of Tesseract's lines has a space before it: Tesseract has
  * already decided where the words are.
  */
-import type { TextRun } from "../../core/records.js";
+import { textRun, type TextRun } from "../../core/records.js";
 import { median } from "../../text/text-geometry.js";
 import { ascentOf, descentOf, letterClass } from "./letter-heights.js";
 import { skewOf, unrotate, type WordBox } from "./skew.js";
@@ -66,9 +66,7 @@ export function ocrRuns(words: readonly OcrWord[], frame: PageFrame, options: { 
     const fitting = placed.filter((b) => b.top - b.bottom <= INFLATED_BOX * expectedHeight(b.text, fontSize));
     const baseline = median((fitting.length ? fitting : placed).map((b) => b.y + descentOf(b.text) * fontSize));
     placed.forEach((b, i) => {
-      const run: TextRun = { text: b.text, x: b.x, y: baseline, width: b.x1 - b.x0, fontSize, fontName: OCR_FONT };
-      if (i > 0) run.separateWord = true;
-      runs.push(run);
+      runs.push(textRun({ text: b.text, x: b.x, y: baseline, width: b.x1 - b.x0, fontSize, fontName: OCR_FONT, separateWord: i > 0 ? true : undefined }));
     });
   });
   return { runs, words: kept, skewDegrees: angle ? Math.round(((angle * 180) / Math.PI) * 100) / 100 : 0 };
