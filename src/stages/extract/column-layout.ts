@@ -499,16 +499,15 @@ function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: nu
   const path: number[] = [];
   const walk = (memo: (Seen | undefined)[], from: number, step: 1 | -1, x0: number, x1: number): Walked => {
     path.length = 0;
-    let strip = { x0, x1 };
+    // Narrowed in place, row by row: a walk makes one strip, not one a row.
+    const strip = { x0, x1 };
     let i = from;
     let found: Walked | undefined;
     for (; i >= 0 && i < rows.length; i += step) {
       found = seenAt(memo[i], strip.x0, strip.x1);
       if (found) break;
       path.push(i, strip.x0, strip.x1);
-      const next = narrow(strip, rows[i]!);
-      if (!next || next.x1 - next.x0 < minWidths[i]!) break;
-      strip = next;
+      if (!narrowed(strip, rows[i]!, minWidths[i]!)) break;
     }
     // `to` is the first row the strip did not pass (past the end: the page's edge).
     const walked = found ?? { to: i, x0: strip.x0, x1: strip.x1 };
@@ -667,18 +666,23 @@ const APART_PITCHES = 2;
 const MARK_EMS = 3;
 
 /**
- * The strip as the row leaves it: a fragment reaching in from one side narrows it; one standing
- * inside it (a page number centred on the gutter, a caption across it) ends the run.
+ * Narrows the strip to what the row leaves of it: a fragment reaching in from one side narrows
+ * it; one standing inside it (a page number centred on the gutter, a caption across it) ends the
+ * run, and so does a strip left narrower than `minWidth`. False, the strip as it was, when the
+ * run ends at the row.
  */
-function narrow(strip: { x0: number; x1: number }, row: Row): { x0: number; x1: number } | undefined {
+function narrowed(strip: { x0: number; x1: number }, row: Row, minWidth: number): boolean {
   let { x0, x1 } = strip;
   for (const f of row.fragments) {
     if (f.x1 <= x0 || f.x0 >= x1) continue;
     if (f.x0 <= x0 && f.x1 < x1) x0 = f.x1;
     else if (f.x1 >= x1 && f.x0 > x0) x1 = f.x0;
-    else return undefined;
+    else return false;
   }
-  return x1 > x0 ? { x0, x1 } : undefined;
+  if (!(x1 > x0) || x1 - x0 < minWidth) return false;
+  strip.x0 = x0;
+  strip.x1 = x1;
+  return true;
 }
 
 /**
