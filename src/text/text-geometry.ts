@@ -3,10 +3,59 @@ import type { Line } from "../core/records.js";
 
 /** The median of the values (the mean of the two middle ones for an even count); 0 for none. */
 export function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
+  const n = values.length;
+  if (n === 0) return 0;
+  // The middle found by selection, not by sorting with a comparator called back for each pair:
+  // the layout passes ask for thousands of medians a page. Sorted with (a, b) => a - b, NaN and
+  // -0 fall wherever the sort leaves them (both compare equal to anything, or to 0): values
+  // holding either are sorted as before, so the answer is that sort's to the bit.
+  const copy: number[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (typeof v !== "number" || v !== v || (v === 0 && 1 / v < 0)) return middleOfSorted([...values].sort((a, b) => a - b));
+    copy[i] = v;
+  }
+  const k = n >> 1;
+  const middle = selectInPlace(copy, k);
+  if (n % 2) return middle;
+  // Selection leaves the k values below the middle before it: the largest of them is the other middle.
+  let lower = -Infinity;
+  for (let i = 0; i < k; i++) if (copy[i]! > lower) lower = copy[i]!;
+  return (lower + middle) / 2;
+}
+
+function middleOfSorted(sorted: readonly number[]): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * The k-th smallest of the numbers (none NaN), from 0 (Hoare's selection): moves them so that
+ * those before index k are no larger than it and those after no smaller.
+ */
+function selectInPlace(a: number[], k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (hi > lo) {
+    const pivot = a[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return a[k]!;
 }
 
 /**
