@@ -597,11 +597,28 @@ function cellText(runs: readonly TextRun[], options: SpacingOptions): { text: st
     return { text: joinCellLines(lines), lines };
   }
   const byLine: TextRun[][] = [];
-  for (const run of [...runs].sort((a, b) => b.y - a.y || a.x - b.x)) {
+  for (const run of sortedIfNeeded(runs, topDownLeftToRight)) {
     const last = byLine[byLine.length - 1];
     if (last && Math.abs(last[0]!.y - run.y) <= 0.5 * run.fontSize) last.push(run);
     else byLine.push([run]);
   }
-  const lines = byLine.map((l) => joinRuns(l.sort((a, b) => a.x - b.x), options).trim()).filter(Boolean);
+  const lines = byLine.map((l) => joinRuns(sortedIfNeeded(l, leftToRight), options).trim()).filter(Boolean);
   return { text: joinCellLines(lines), lines };
+}
+
+const topDownLeftToRight = (a: TextRun, b: TextRun) => b.y - a.y || a.x - b.x;
+const leftToRight = (a: TextRun, b: TextRun) => a.x - b.x;
+
+/**
+ * The runs as a stable sort by `compare` leaves them: the runs themselves when they already stand
+ * so (most cells' runs do), a sorted copy otherwise. Cells are read thousands of times a page of
+ * statistics, and a sort copies its array. Runs placed at a position that is not a finite number
+ * are always sorted: the comparators above do not order them consistently.
+ */
+function sortedIfNeeded(runs: readonly TextRun[], compare: (a: TextRun, b: TextRun) => number): readonly TextRun[] {
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
+    if (!Number.isFinite(run.x) || !Number.isFinite(run.y) || (i > 0 && compare(runs[i - 1]!, run) > 0)) return [...runs].sort(compare);
+  }
+  return runs;
 }
