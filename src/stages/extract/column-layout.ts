@@ -495,10 +495,12 @@ function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: nu
   // Made for a row when a walk first passes it: most of a page's searches (a side, a band) walk few rows.
   const below: (Seen | undefined)[] = [];
   const above: (Seen | undefined)[] = [];
-  // The rows a walk passed and the strip at each, three numbers a row (one walk at a time).
+  // The rows a walk passed and the strip at each, three numbers a row (one walk at a time): its
+  // first `passed` numbers. Never emptied by setting its length, which gives up its storage.
   const path: number[] = [];
+  let passed = 0;
   const walk = (memo: (Seen | undefined)[], from: number, step: 1 | -1, x0: number, x1: number): Walked => {
-    path.length = 0;
+    passed = 0;
     // Narrowed in place, row by row: a walk makes one strip, not one a row.
     const strip = { x0, x1 };
     let i = from;
@@ -506,12 +508,14 @@ function stripGrower(rows: readonly Row[], minWidths: readonly number[]): (r: nu
     for (; i >= 0 && i < rows.length; i += step) {
       found = seenAt(memo[i], strip.x0, strip.x1);
       if (found) break;
-      path.push(i, strip.x0, strip.x1);
+      path[passed++] = i;
+      path[passed++] = strip.x0;
+      path[passed++] = strip.x1;
       if (!narrowed(strip, rows[i]!, minWidths[i]!)) break;
     }
     // `to` is the first row the strip did not pass (past the end: the page's edge).
     const walked = found ?? { to: i, x0: strip.x0, x1: strip.x1 };
-    for (let k = 0; k < path.length; k += 3) {
+    for (let k = 0; k < passed; k += 3) {
       const byX0 = (memo[path[k]!] ??= new Map());
       const x0 = path[k + 1]!;
       const x1 = path[k + 2]!;
