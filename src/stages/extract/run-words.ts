@@ -25,7 +25,7 @@ export function runWords(run: TextRun): TextRun[] {
     const width = /^\s+$/u.test(part) ? Math.max(widthOf(part), (MIN_SPACE_EMS * run.fontSize) / advance) : widthOf(part);
     if (part && !/^\s+$/u.test(part)) {
       const text = rightToLeft ? readingOrder(part, { mirror: false }) : part;
-      words.push({ ...run, text, x: run.x + at * advance, width: width * advance, ...(words.length || run.spaceBefore ? { spaceBefore: true } : {}) });
+      words.push({ ...run, text, x: run.x + at * advance, width: width * advance, spaceBefore: words.length > 0 || run.spaceBefore ? true : run.spaceBefore });
     }
     at += width;
   }

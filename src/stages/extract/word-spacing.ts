@@ -28,44 +28,42 @@ const DRAWN_SPACE_MIN_GAP = 0.08;
 const LETTER_SPACED_WORD_GAP = 0.8;
 
 export function joinRuns(runs: readonly TextRun[], options: SpacingOptions): string {
-  // Runs are put together as drawn, left to right; right-to-left text is then put in reading order.
-  const texts = runs.map((r) => drawnOrder(options.collapseLetterSpacing ? collapseLetterSpacedText(r.text) : r.text));
   const letterGap = options.collapseLetterSpacing ? letterSpacedGap(runs, options.spaceRatio) : 0;
   let out = "";
   // The last character appended: asking a regular expression of the text built so far would
-  // flatten it at every run, copying a long line once per run.
+  // flatten it at every run, copying a long line once per run. (Kept in locals, not a closure:
+  // every line and every cell of a table is joined, and a closure's context is made each call.)
   let last = "";
-  const append = (piece: string) => {
-    out += piece;
-    if (piece.length > 0) last = piece[piece.length - 1]!;
-  };
+  let prevText = "";
   for (let i = 0; i < runs.length; i++) {
     const run = runs[i]!;
-    const text = texts[i]!;
-    if (i === 0) {
-      append(text);
-      continue;
+    // Runs are put together as drawn, left to right; right-to-left text is then put in reading order.
+    const text = drawnOrder(options.collapseLetterSpacing ? collapseLetterSpacedText(run.text) : run.text);
+    const before = prevText;
+    prevText = text;
+    let piece = text;
+    if (i > 0) {
+      const prev = runs[i - 1]!;
+      const gap = run.x - (prev.x + prev.width);
+      const size = (prev.fontSize + run.fontSize) / 2;
+      const spaceWidth = options.spaceRatio * size;
+      // A run drawn over the previous one with the same text is a fake-bold double strike.
+      if (text === before && Math.abs(run.x - prev.x) < spaceWidth) continue;
+      if (/\s/.test(last) || /^\s/.test(text)) {
+        piece = text;
+      } else if (run.separateWord) {
+        // A word by its source's own account: its box may overlap the last one's ("without" "a").
+        piece = " " + text;
+      } else {
+        const threshold = letterGap > spaceWidth ? letterGap + LETTER_SPACED_WORD_GAP * spaceWidth : spaceWidth;
+        // A drawn space counts when there is any gap at all for it to stand in; not before a lone
+        // hyphen, where justification sets a space that is not one (LibreOffice's "volun -").
+        const drawnSpace = run.spaceBefore && gap > DRAWN_SPACE_MIN_GAP * size && !/^[-\u00AD\u2010\u2011]$/u.test(text.trim());
+        piece = gap > threshold || drawnSpace ? spacesFor(prev, run, gap) + text : text;
+      }
     }
-    const prev = runs[i - 1]!;
-    const gap = run.x - (prev.x + prev.width);
-    const size = (prev.fontSize + run.fontSize) / 2;
-    const spaceWidth = options.spaceRatio * size;
-    // A run drawn over the previous one with the same text is a fake-bold double strike.
-    if (text === texts[i - 1] && Math.abs(run.x - prev.x) < spaceWidth) continue;
-    if (/\s/.test(last) || /^\s/.test(text)) {
-      append(text);
-      continue;
-    }
-    // A word by its source's own account: its box may overlap the last one's ("without" "a").
-    if (run.separateWord) {
-      append(" " + text);
-      continue;
-    }
-    const threshold = letterGap > spaceWidth ? letterGap + LETTER_SPACED_WORD_GAP * spaceWidth : spaceWidth;
-    // A drawn space counts when there is any gap at all for it to stand in; not before a lone
-    // hyphen, where justification sets a space that is not one (LibreOffice's "volun -").
-    const drawnSpace = run.spaceBefore && gap > DRAWN_SPACE_MIN_GAP * size && !/^[-\u00AD\u2010\u2011]$/u.test(text.trim());
-    append(gap > threshold || drawnSpace ? spacesFor(prev, run, gap) + text : text);
+    out += piece;
+    if (piece.length > 0) last = piece[piece.length - 1]!;
   }
   return readingOrder(out);
 }
