@@ -16,7 +16,7 @@
  */
 import { nonSpaceChars } from "../../text/non-space-chars.js";
 import { renderPageText } from "../../text/page-text.js";
-import type { Line, Paragraph, ParagraphKind, TextMode, TextRun } from "../../core/records.js";
+import { textRun, type Line, type Paragraph, type ParagraphKind, type TextMode, type TextRun } from "../../core/records.js";
 import { crossesGrid, orderByColumns, textBeside, type Box, type ColumnOptions, type PageFrame } from "./column-layout.js";
 import { buildLine, groupLines, type LineGroupingOptions } from "./line-grouping.js";
 import { stripListingLineNumbers } from "./listing-line-numbers.js";
@@ -259,7 +259,7 @@ function structureSections(runs: readonly TextRun[], order: StructureOrder, opti
     const block = blocks.get(place.block) ?? { first: place.order, role: place.role, runs: [] };
     block.first = Math.min(block.first, place.order);
     // A hyphen the producer tagged as a soft hyphen is the typesetter's: it joins its word.
-    block.runs.push(place.softHyphen && /^\s*-\s*$/.test(run.text) ? { ...run, text: "\u00AD" } : run);
+    block.runs.push(place.softHyphen && /^\s*-\s*$/.test(run.text) ? textRun({ ...run, text: "\u00AD" }) : run);
     blocks.set(place.block, block);
   }
   const sections: Section[] = [];

@@ -3,7 +3,7 @@
  * through a line between its words, whether a rule runs between two lines, which grid a line
  * stands in (docs/extraction.md §4.4.1).
  */
-import type { Line, TextRun } from "../../core/records.js";
+import { textRun, type Line, type TextRun } from "../../core/records.js";
 import type { Rule, RuledRegion } from "./rulings.js";
 import { runWords } from "./run-words.js";
 
@@ -77,7 +77,7 @@ export function cutAtRules(run: TextRun, cuts: readonly number[]): TextRun[] {
   }
   return pieces.map((words) => {
     const last = words[words.length - 1]!;
-    return { ...words[0]!, text: words.map((w) => w.text).join(" "), width: last.x + last.width - words[0]!.x };
+    return textRun({ ...words[0]!, text: words.map((w) => w.text).join(" "), width: last.x + last.width - words[0]!.x });
   });
 }
 

@@ -6,7 +6,7 @@
  * close enough to tell which column a word stands in: "627,469 1,248,804" by count alone puts
  * the second number two points too far left, into the next column's gutter.
  */
-import type { TextRun } from "../../core/records.js";
+import { textRun, type TextRun } from "../../core/records.js";
 import { drawnOrder, hasRightToLeft, readingOrder } from "./reading-direction.js";
 
 export function runWords(run: TextRun): TextRun[] {
@@ -25,7 +25,9 @@ export function runWords(run: TextRun): TextRun[] {
     const width = /^\s+$/u.test(part) ? Math.max(widthOf(part), (MIN_SPACE_EMS * run.fontSize) / advance) : widthOf(part);
     if (part && !/^\s+$/u.test(part)) {
       const text = rightToLeft ? readingOrder(part, { mirror: false }) : part;
-      words.push({ ...run, text, x: run.x + at * advance, width: width * advance, spaceBefore: words.length > 0 || run.spaceBefore ? true : run.spaceBefore });
+      // Made as every run is (textRun): a spread copy has a shape of its own, and its numbers are
+      // kept otherwise, so reads of runs and words mixed box each number they read.
+      words.push(textRun({ ...run, text, x: run.x + at * advance, width: width * advance, spaceBefore: words.length > 0 || run.spaceBefore ? true : run.spaceBefore }));
     }
     at += width;
   }
