@@ -67,7 +67,8 @@ export function maxOf(values: readonly number[]): number;
 export function maxOf<T>(items: readonly T[], value: (item: T) => number): number;
 export function maxOf<T>(items: readonly T[], value?: (item: T) => number): number {
   let max = -Infinity;
-  for (const item of items) max = Math.max(max, value ? value(item) : (item as number));
+  // An indexed loop: called with lists of every kind, a for-of here made an iterator result per item.
+  for (let i = 0; i < items.length; i++) max = Math.max(max, value ? value(items[i]!) : (items[i] as number));
   return max;
 }
 
@@ -76,7 +77,7 @@ export function minOf(values: readonly number[]): number;
 export function minOf<T>(items: readonly T[], value: (item: T) => number): number;
 export function minOf<T>(items: readonly T[], value?: (item: T) => number): number {
   let min = Infinity;
-  for (const item of items) min = Math.min(min, value ? value(item) : (item as number));
+  for (let i = 0; i < items.length; i++) min = Math.min(min, value ? value(items[i]!) : (items[i] as number));
   return min;
 }
 

@@ -986,16 +986,21 @@ function setFlushRight(ends: readonly number[], starts: readonly number[], size:
 function leftEdge(starts: readonly number[], size: number): number {
   const tolerance = 0.5 * size;
   const xs = [...starts].sort((a, b) => a - b);
-  let best = { x: starts[0]!, n: -1 };
+  let bestX = starts[0]!;
+  let bestN = -1;
   // The starts within the tolerance of xs[i] are xs[lo..hi), a window that only moves right.
   let lo = 0;
   let hi = 0;
-  for (const x of xs) {
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]!;
     while (x - xs[lo]! > tolerance) lo++;
     while (hi < xs.length && xs[hi]! - x <= tolerance) hi++;
-    if (hi - lo > best.n) best = { x, n: hi - lo };
+    if (hi - lo > bestN) {
+      bestX = x;
+      bestN = hi - lo;
+    }
   }
-  return best.x;
+  return bestX;
 }
 
 /** Share of a row's extent its widest fragment must hold for the row to count as one line of text. */
