@@ -179,6 +179,29 @@ export interface Line {
 }
 
 /**
+ * A line with every field of Line, an absent one undefined (JSON leaves it out): every line made
+ * this way has one shape, as every run made by textRun has (see there). The fields set on table
+ * rows come last, in the order the table finder sets them, its `role` after its cells.
+ */
+export function textLine(fields: Line): Line {
+  return {
+    text: fields.text,
+    x: fields.x,
+    y: fields.y,
+    width: fields.width,
+    fontSize: fields.fontSize,
+    runs: fields.runs,
+    offAxis: fields.offAxis,
+    turn: fields.turn,
+    cells: fields.cells,
+    cellSpans: fields.cellSpans,
+    cellRowSpans: fields.cellRowSpans,
+    cellExtents: fields.cellExtents,
+    role: fields.role,
+  };
+}
+
+/**
  * What a paragraph holds: running text is reflowed; `verbatim` keeps its line breaks (code,
  * typewriter listings); `table` keeps one row per line, cells separated by tabs.
  */

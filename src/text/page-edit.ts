@@ -4,7 +4,7 @@
  * `text` by hand.
  */
 import { renderPageText } from "./page-text.js";
-import type { Line, PageRecord, Paragraph } from "../core/records.js";
+import { textLine, type Line, type PageRecord, type Paragraph } from "../core/records.js";
 
 /** The page with its text rebuilt from its lines and paragraphs. */
 export function rerender(page: PageRecord): PageRecord {
@@ -40,7 +40,7 @@ export function withoutLines(page: PageRecord, remove: ReadonlySet<number>): Pag
 /** The page with new text for some lines (by index); a line left empty is removed. */
 export function withLineTexts(page: PageRecord, texts: ReadonlyMap<number, string>): PageRecord {
   if (texts.size === 0) return page;
-  const lines = page.lines.map((line, i) => (texts.has(i) ? { ...line, text: texts.get(i)! } : line));
+  const lines = page.lines.map((line, i) => (texts.has(i) ? textLine({ ...line, text: texts.get(i)! }) : line));
   const emptied = new Set([...texts].filter(([, t]) => t.trim() === "").map(([i]) => i));
   return withoutLines(rerender({ ...page, lines }), emptied);
 }

@@ -3,7 +3,7 @@
  * `lineTolerance` × the larger font size (docs/extraction.md §3: 0.5), so a superscript footnote marker
  * stays on its line and a 9 pt footnote under 11 pt text gets its own tolerance.
  */
-import type { Line, TextRun } from "../../core/records.js";
+import { textLine, type Line, type TextRun } from "../../core/records.js";
 import { maxOf, minOf } from "../../text/text-geometry.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 
@@ -244,7 +244,7 @@ export function buildLine(runs: readonly TextRun[], options: SpacingOptions): Li
   const { fontSize, run } = dominantSize(ordered);
   // For a tilted line, the baseline where the line starts: lines that start together compare.
   const y = run.y + (left - run.x) * (run.skew ?? 0);
-  return { text, x: left, y, width: right - left, fontSize, runs: ordered };
+  return textLine({ text, x: left, y, width: right - left, fontSize, runs: ordered });
 }
 
 /** The font size that most of the line's characters are set in, and the first run set in it. */

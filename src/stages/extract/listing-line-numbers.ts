@@ -9,7 +9,7 @@
  * stand at one x left of the code, and whose lines are otherwise monospaced are taken: the line
  * numbers of a transcript or a statute set in proportional type are the document's own and stay.
  */
-import type { Line } from "../../core/records.js";
+import { textLine, type Line } from "../../core/records.js";
 import { buildLine } from "./line-grouping.js";
 import type { SpacingOptions } from "./word-spacing.js";
 
@@ -35,7 +35,7 @@ export function stripListingLineNumbers(lines: readonly Line[], options: Spacing
     for (let k = i; k < end; k++) {
       const line = lines[k]!;
       const code = line.runs.slice(1);
-      out.push(code.length ? { ...buildLine(code, options), ...(line.role ? { role: line.role } : {}) } : { ...line, text: "", runs: [] });
+      out.push(code.length ? textLine({ ...buildLine(code, options), role: line.role || undefined }) : textLine({ ...line, text: "", runs: [] }));
     }
     i = end;
   }

@@ -16,7 +16,7 @@
  */
 import { nonSpaceChars } from "../../text/non-space-chars.js";
 import { renderPageText } from "../../text/page-text.js";
-import { textRun, type Line, type Paragraph, type ParagraphKind, type TextMode, type TextRun } from "../../core/records.js";
+import { textLine, textRun, type Line, type Paragraph, type ParagraphKind, type TextMode, type TextRun } from "../../core/records.js";
 import { crossesGrid, orderByColumns, textBeside, type Box, type ColumnOptions, type PageFrame } from "./column-layout.js";
 import { buildLine, groupLines, type LineGroupingOptions } from "./line-grouping.js";
 import { stripListingLineNumbers } from "./listing-line-numbers.js";
@@ -102,7 +102,7 @@ export function layoutLines(
   const { angle, body, offAxis, offAxisAngles, stretchedFixedPitch } = orientRuns(markItems(items), styles, fontCells);
   const facts = { chars: countChars([...body, ...offAxis.flat()]), ocrSuspect: stretchedFixedPitch, angle };
   // Each off-axis group's lines say how far their frame is turned from the body's: their boxes need it.
-  const tail = offAxis.map((group, g) => flow(groupLines(group, options).map((l) => ({ ...l, offAxis: true, turn: offAxisAngles[g]! - angle }))));
+  const tail = offAxis.map((group, g) => flow(groupLines(group, options).map((l) => textLine({ ...l, offAxis: true, turn: offAxisAngles[g]! - angle }))));
   // The page as read with some rules, and the lines whose tables those rules may change.
   const reading = (build: (rulings: TableRulings) => PageLines, geometric: GeometricLines | undefined): PageReading => {
     let plain: PageLines | undefined;
@@ -332,7 +332,7 @@ function finish(page: PageLines, options: LayoutOptions): PageLines {
       const text = keptText(line, options);
       if (text === undefined) return;
       if (section.kind === "flow" && section.flowBreaks.has(i)) breaks.add(keep.length);
-      keep.push({ ...line, text, ...(line.cells ? { cells: line.cells.map((c) => normalizeLineText(c, options)) } : {}) });
+      keep.push(textLine({ ...line, text, cells: line.cells ? line.cells.map((c) => normalizeLineText(c, options)) : undefined }));
     });
     if (keep.length === 0) continue;
     sections.push(section.kind === "flow" ? { kind: "flow", lines: keep, flowBreaks: breaks } : { ...section, lines: keep });

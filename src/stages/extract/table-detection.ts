@@ -8,7 +8,7 @@
  * that goes on with a word a cell broke, or that sits closer under it than rows stand to each
  * other, is that row's cells wrapping, joined to them.
  */
-import type { Line, TextRun } from "../../core/records.js";
+import { textLine, type Line, type TextRun } from "../../core/records.js";
 import { runsExtent } from "../../text/page-boxes.js";
 import { maxOf, median, minOf } from "../../text/text-geometry.js";
 import { fragmentsOf, readsAsText } from "./column-layout.js";
@@ -256,7 +256,7 @@ function loneRow(line: Line, frags: ReturnType<typeof fragmentsOf>, options: Tab
   }
   const cells = frags.map((f) => cellText(f.runs, options).text);
   if (isRightToLeft(cells.join(" "))) cells.reverse();
-  return { ...line, text: cells.join("\t"), cells, role: "TR" };
+  return textLine({ ...line, text: cells.join("\t"), cells, role: "TR" });
 }
 
 /** A piece of a line with at least this many words is a stretch of prose, not a cell… */

@@ -9,7 +9,7 @@
  *   dash a cell of its own a word space from each number, is one cell.
  */
 import { runsExtent } from "../../text/page-boxes.js";
-import type { Line, TextRun } from "../../core/records.js";
+import { textLine, type Line, type TextRun } from "../../core/records.js";
 import { groupLines } from "./line-grouping.js";
 import type { LayoutOptions } from "./page-layout.js";
 import { isRightToLeft } from "./reading-direction.js";
@@ -64,7 +64,7 @@ export function taggedTableRows(runs: readonly TextRun[], order: StructureOrder,
     const placed = cells.map((c, k) => ({ c, k })).sort((a, b) => (rightToLeft ? b.c.x - a.c.x : a.c.x - b.c.x) || a.k - b.k).map(({ c }) => c);
     const joined = joinRanges(placed);
     const [line] = groupLines(rowRuns, { ...options, lineTolerance: Infinity });
-    lines.push({ ...line!, text: joined.map((c) => c.text).join("\t"), cells: joined.map((c) => c.lines.join("\n")), cellExtents: joined.map((c) => runsExtent(c.runs) ?? null), role: "TR" });
+    lines.push(textLine({ ...line!, text: joined.map((c) => c.text).join("\t"), cells: joined.map((c) => c.lines.join("\n")), cellExtents: joined.map((c) => runsExtent(c.runs) ?? null), role: "TR" }));
   });
   return lines;
 }
