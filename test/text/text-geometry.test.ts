@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { median } from "../../src/text/text-geometry.js";
+import { median, sortedByX } from "../../src/text/text-geometry.js";
 
 /** The median as it was first worked out: the values sorted with a comparator, the middle (or the mean of the two middle) taken. */
 function sortedMedian(values: readonly number[]): number {
@@ -49,3 +49,19 @@ describe("median", () => {
     }
   });
 });
+
+describe("sortedByX", () => {
+  it("gives what a stable sort by x gives, in a new list, for lists in order, out of order, with ties, NaN and infinities", () => {
+    const next = random(7);
+    const specials = [NaN, Infinity, -Infinity, -0, 0];
+    for (let trial = 0; trial < 2000; trial++) {
+      const n = Math.floor(next() * 12);
+      const items = Array.from({ length: n }, (_, id) => ({ id, x: next() < 0.05 ? specials[Math.floor(next() * specials.length)]! : Math.round(next() * 8) }));
+      if (next() < 0.5) items.sort((a, b) => a.x - b.x);
+      const got = sortedByX(items);
+      expect(got).not.toBe(items);
+      expect(got.map((i) => i.id)).toEqual([...items].sort((a, b) => a.x - b.x).map((i) => i.id));
+    }
+  });
+});
+

@@ -4,7 +4,7 @@
  * stays on its line and a 9 pt footnote under 11 pt text gets its own tolerance.
  */
 import { textLine, type Line, type TextRun } from "../../core/records.js";
-import { maxOf, minOf } from "../../text/text-geometry.js";
+import { maxOf, minOf, sortedByX } from "../../text/text-geometry.js";
 import { joinRuns, type SpacingOptions } from "./word-spacing.js";
 
 export interface LineGroupingOptions extends SpacingOptions {
@@ -118,7 +118,7 @@ const STACKED_OVERLAP = 0.5;
 function splitAtGaps(runs: readonly TextRun[], levelOf: (r: TextRun) => number): { runs: TextRun[]; level: number; size: number }[] {
   const stacked = stackedLevels(runs, levelOf);
   if (stacked) return stacked.flatMap((level) => splitAtGaps(level, levelOf));
-  const sorted = [...runs].sort((a, b) => a.x - b.x);
+  const sorted = sortedByX(runs);
   const main = mainRun(sorted);
   const whole = [{ runs: sorted, level: levelOf(main), size: main.fontSize }];
   // Tilted runs (an OCR layer of a skewed scan) are left as grouped: their levels are
@@ -237,7 +237,7 @@ export function mainRun(runs: readonly TextRun[]): TextRun {
 
 /** Makes a line from runs that share a baseline. */
 export function buildLine(runs: readonly TextRun[], options: SpacingOptions): Line {
-  const ordered = [...runs].sort((a, b) => a.x - b.x);
+  const ordered = sortedByX(runs);
   const text = joinRuns(ordered, options);
   const left = minOf(ordered, (r) => r.x);
   const right = maxOf(ordered, (r) => r.x + r.width);
