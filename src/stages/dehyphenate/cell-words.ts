@@ -5,7 +5,7 @@
  * running text (hyphen-decision.ts), the decided word moves up onto the cell's line where it
  * starts, and the row's text is rebuilt from its cells (docs/extraction.md §10.7).
  */
-import type { Dehyphenation, Line, PageRecord } from "../../core/records.js";
+import { textLine, type Dehyphenation, type Line, type PageRecord } from "../../core/records.js";
 import { joinCellLines } from "../../text/line-join.js";
 import { rerender } from "../../text/page-edit.js";
 import { brokenEnd, FIRST_CHUNK, FIRST_WORD } from "./broken-words.js";
@@ -36,5 +36,5 @@ function withCellsDecided(line: Line, cells: readonly string[], evidence: WordEv
     return printed.filter(Boolean).join("\n");
   });
   if (decided.every((cell, j) => cell === cells[j])) return line;
-  return { ...line, cells: decided, text: decided.map((cell) => joinCellLines(cell.split("\n"))).join("\t") };
+  return textLine({ ...line, cells: decided, text: decided.map((cell) => joinCellLines(cell.split("\n"))).join("\t") });
 }
