@@ -58,18 +58,28 @@ function selectInPlace(a: number[], k: number): number {
   return a[k]!;
 }
 
+/** Left to right: by x. */
+export const leftToRight = (a: { x: number }, b: { x: number }): number => a.x - b.x;
+
 /**
- * The items left to right, as `[...items].sort((a, b) => a.x - b.x)` gives them, in a new list:
- * copied without sorting when they already stand so, as most of a line's runs and a row's words
- * do (the layout passes order thousands of lists a page, and a sort copies its list twice). A
- * list with an x that is not a finite number is sorted: a - b orders such items inconsistently.
+ * The items as a stable sort by `compare` leaves them: the list itself when it already stands
+ * so, as most of a line's runs, a row's words and a cell's runs do (the layout passes order
+ * thousands of lists a page, and a sort copies its list twice); a sorted copy otherwise.
+ * `compare` must order items whose x and y are finite numbers consistently (a - b does); a list
+ * holding any other x or y is sorted, as before.
  */
-export function sortedByX<T extends { x: number }>(items: readonly T[]): T[] {
+export function sortedIfNeeded<T extends { x: number; y: number }>(items: readonly T[], compare: (a: T, b: T) => number): readonly T[] {
   for (let i = 0; i < items.length; i++) {
-    const x = items[i]!.x;
-    if (!Number.isFinite(x) || (i > 0 && items[i - 1]!.x > x)) return [...items].sort((a, b) => a.x - b.x);
+    const item = items[i]!;
+    if (!Number.isFinite(item.x) || !Number.isFinite(item.y) || (i > 0 && compare(items[i - 1]!, item) > 0)) return [...items].sort(compare);
   }
-  return items.slice();
+  return items;
+}
+
+/** The items left to right (sortedIfNeeded), always in a list of their own: for a list that is kept, as a line keeps its runs. */
+export function sortedByX<T extends { x: number; y: number }>(items: readonly T[]): T[] {
+  const sorted = sortedIfNeeded(items, leftToRight);
+  return sorted === items ? items.slice() : (sorted as T[]);
 }
 
 /**

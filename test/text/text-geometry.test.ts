@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { median, sortedByX } from "../../src/text/text-geometry.js";
+import { leftToRight, median, sortedByX, sortedIfNeeded } from "../../src/text/text-geometry.js";
 
 /** The median as it was first worked out: the values sorted with a comparator, the middle (or the mean of the two middle) taken. */
 function sortedMedian(values: readonly number[]): number {
@@ -50,18 +50,34 @@ describe("median", () => {
   });
 });
 
-describe("sortedByX", () => {
-  it("gives what a stable sort by x gives, in a new list, for lists in order, out of order, with ties, NaN and infinities", () => {
+describe("sortedIfNeeded and sortedByX", () => {
+  const topDownLeftToRight = (a: { x: number; y: number }, b: { x: number; y: number }) => b.y - a.y || a.x - b.x;
+
+  it("give what a stable sort gives, for lists in order, out of order, with ties, NaN and infinities", () => {
     const next = random(7);
     const specials = [NaN, Infinity, -Infinity, -0, 0];
+    const value = () => (next() < 0.05 ? specials[Math.floor(next() * specials.length)]! : Math.round(next() * 8));
     for (let trial = 0; trial < 2000; trial++) {
       const n = Math.floor(next() * 12);
-      const items = Array.from({ length: n }, (_, id) => ({ id, x: next() < 0.05 ? specials[Math.floor(next() * specials.length)]! : Math.round(next() * 8) }));
-      if (next() < 0.5) items.sort((a, b) => a.x - b.x);
-      const got = sortedByX(items);
-      expect(got).not.toBe(items);
-      expect(got.map((i) => i.id)).toEqual([...items].sort((a, b) => a.x - b.x).map((i) => i.id));
+      const items = Array.from({ length: n }, (_, id) => ({ id, x: value(), y: value() }));
+      const compare = trial % 2 ? leftToRight : topDownLeftToRight;
+      if (next() < 0.5) items.sort(compare);
+      const expected = [...items].sort(compare).map((i) => i.id);
+      const kept = sortedIfNeeded(items, compare);
+      expect(kept.map((i) => i.id)).toEqual(expected);
+      if (trial % 2) {
+        const copied = sortedByX(items);
+        expect(copied).not.toBe(items);
+        expect(copied.map((i) => i.id)).toEqual(expected);
+      }
     }
   });
-});
 
+  it("hand back a list already in order as it is, not copied (sortedByX copies it)", () => {
+    const items = [{ x: 1, y: 9 }, { x: 2, y: 9 }, { x: 2, y: 3 }];
+    expect(sortedIfNeeded(items, leftToRight)).toBe(items);
+    expect(sortedIfNeeded(items, topDownLeftToRight)).toBe(items);
+    expect(sortedByX(items)).not.toBe(items);
+    expect(sortedByX(items)).toEqual(items);
+  });
+});

@@ -20,7 +20,7 @@
  * split, and the page says `columns: "uncertain"` instead of guessing silently.
  */
 import type { Line, TextRun } from "../../core/records.js";
-import { maxOf, median, minOf, sortedByX } from "../../text/text-geometry.js";
+import { leftToRight, maxOf, median, minOf, sortedIfNeeded } from "../../text/text-geometry.js";
 import { buildLine, mainRun } from "./line-grouping.js";
 import { isListMarker } from "../../text/list-markers.js";
 import type { SpacingOptions } from "./word-spacing.js";
@@ -162,7 +162,7 @@ function twoUpHalves(rows: readonly Row[]): [Row[], Row[]] | undefined {
  * row, rulings.ts), however narrow the gap.
  */
 export function fragmentsOf(runs: readonly TextRun[], ratio: number, cuts: readonly number[] = []): Fragment[] {
-  const sorted = sortedByX(runs);
+  const sorted = sortedIfNeeded(runs, leftToRight);
   const out: Fragment[] = [];
   for (const run of sorted) {
     const last = out[out.length - 1];

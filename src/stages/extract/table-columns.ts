@@ -14,7 +14,7 @@
  * happen to line up ("18 March" over "25 March").
  */
 import type { TextRun } from "../../core/records.js";
-import { median, sortedByX } from "../../text/text-geometry.js";
+import { leftToRight, median, sortedIfNeeded } from "../../text/text-geometry.js";
 import { ruleThroughLine } from "./ruled-lines.js";
 import { firstIndex, RowSpans, RowWords, type Interval } from "./row-extents.js";
 import type { Rule } from "./rulings.js";
@@ -370,7 +370,7 @@ class RowFacts {
 
 /** The x-intervals a row's words cover, merged. */
 function rowSpans(words: readonly TextRun[]): Interval[] {
-  const sorted = sortedByX(words);
+  const sorted = sortedIfNeeded(words, leftToRight);
   const out: Interval[] = [];
   for (const w of sorted) {
     const last = out[out.length - 1];
@@ -388,7 +388,7 @@ function phrasesOf(words: readonly TextRun[], gutterRatio: number): TextRun[][] 
   const out: TextRun[][] = [];
   let reach = -Infinity;
   let previous: TextRun | undefined;
-  for (const w of sortedByX(words)) {
+  for (const w of sortedIfNeeded(words, leftToRight)) {
     const close = (p: TextRun) => w.x - reach < gutterRatio * Math.max(w.fontSize, p.fontSize) && !isNumber(p.text) && !isNumber(w.text);
     if (previous && (w.x <= reach || close(previous))) {
       out[out.length - 1]!.push(w);

@@ -10,7 +10,7 @@
  */
 import { textLine, type Line, type TextRun } from "../../core/records.js";
 import { runsExtent } from "../../text/page-boxes.js";
-import { maxOf, median, minOf } from "../../text/text-geometry.js";
+import { leftToRight, maxOf, median, minOf, sortedIfNeeded } from "../../text/text-geometry.js";
 import { fragmentsOf, readsAsText } from "./column-layout.js";
 import { buildLine } from "./line-grouping.js";
 import { isListMarker } from "../../text/list-markers.js";
@@ -606,19 +606,5 @@ function cellText(runs: readonly TextRun[], options: SpacingOptions): { text: st
   return { text: joinCellLines(lines), lines };
 }
 
+/** Top line first (the higher baseline), each line left to right. */
 const topDownLeftToRight = (a: TextRun, b: TextRun) => b.y - a.y || a.x - b.x;
-const leftToRight = (a: TextRun, b: TextRun) => a.x - b.x;
-
-/**
- * The runs as a stable sort by `compare` leaves them: the runs themselves when they already stand
- * so (most cells' runs do), a sorted copy otherwise. Cells are read thousands of times a page of
- * statistics, and a sort copies its array. Runs placed at a position that is not a finite number
- * are always sorted: the comparators above do not order them consistently.
- */
-function sortedIfNeeded(runs: readonly TextRun[], compare: (a: TextRun, b: TextRun) => number): readonly TextRun[] {
-  for (let i = 0; i < runs.length; i++) {
-    const run = runs[i]!;
-    if (!Number.isFinite(run.x) || !Number.isFinite(run.y) || (i > 0 && compare(runs[i - 1]!, run) > 0)) return [...runs].sort(compare);
-  }
-  return runs;
-}
