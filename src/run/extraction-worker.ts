@@ -6,6 +6,7 @@
  * outcome. The parent watches its memory and time
  * and kills it when a document runs over; see `worker-pool.ts`.
  */
+import { setImmediate } from "node:timers/promises";
 import type { Source, Stage } from "../core/plugin.js";
 import { loadPdfJs } from "../stages/extract/pdfjs-loader.js";
 import { saveCodeCaches } from "../script-code-cache.js";
@@ -82,7 +83,7 @@ process.on("message", (message: ToWorker) => {
     // A promise rejected with no one listening is reported only once the round of promise
     // callbacks it fell in is over, which can be after the document's last one: wait a turn of
     // the event loop, so that it fails its own document, not the next one or a worker between jobs.
-    await new Promise((resolve) => setImmediate(resolve));
+    await setImmediate();
     if (current?.id !== id) return;
     current = undefined;
     send({ type: "outcome", id, outcome });
